@@ -1,0 +1,121 @@
+import type { Settings } from '../inputs.ts';
+import { DeployError } from '../service/errors.ts';
+import type {
+  CreateDeploymentBody,
+  Deployment,
+  Listener,
+  PatchDeploymentBody,
+  Repository,
+  SourceConfigRequest,
+  SourceRevisionConfigRequest,
+} from '../service/schemas.ts';
+
+/** Drops the keys whose value is undefined, so a request carries only what the user gave. */
+function given<T extends object>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Fields that may change on an existing deployment (source_config); the others are fixed at creation. */
+function mutableSourceConfig(s: Settings): SourceConfigRequest {
+  return given({
+    build_on_push: s.buildOnPush,
+    custom_url: s.customUrl,
+    resource_spec: s.resourceSpec,
+    install_command: s.installCommand,
+    build_command: s.buildCommand,
+  });
+}
+
+function revisionConfig(
+  s: Settings,
+  source: string,
+  ref: string | undefined,
+): SourceRevisionConfigRequest {
+  const builds = source === 'codehost' || s.revisionSource === 'codehost';
+  return given({
+    repo_ref: builds ? ref : undefined,
+    graph_config_path: s.graphConfigPath,
+    image_uri: s.imageUri,
+    source_tarball_path: s.sourceTarballPath,
+  });
+}
+
+export function createBody(
+  s: Settings,
+  repo: Repository | undefined,
+  listener: Listener | undefined,
+): CreateDeploymentBody {
+  const codehost = s.source === 'codehost';
+  if (codehost && !s.graphConfigPath) {
+    throw new DeployError(
+      `graph-config-path is required to create a codehost deployment ('${s.name}' does not exist yet): give the path of the graph configuration file in the repository.`,
+    );
+  }
+  if (s.source === 'external_docker' && !s.imageUri) {
+    throw new DeployError(
+      `image-uri is required to create an external_docker deployment ('${s.name}' does not exist yet).`,
+    );
+  }
+  const body: CreateDeploymentBody = {
+    name: s.name!,
+    source: s.source,
+    source_config: given({
+      integration_id: codehost ? (s.integrationId ?? repo?.host_integration_id) : undefined,
+      repo_url: codehost ? (s.repoUrl ?? repo?.url) : undefined,
+      deployment_type: s.deploymentType,
+      listener_id: listener?.id,
+      listener_config: s.k8sNamespace ? { k8s_namespace: s.k8sNamespace } : undefined,
+      ...mutableSourceConfig(s),
+    }),
+    source_revision_config: revisionConfig(s, s.source, s.repoRef ?? repo?.default_branch),
+    secrets: s.secrets ?? [],
+  };
+  if (s.secretReferences) body.secret_references = s.secretReferences;
+  return body;
+}
+
+/**
+ * The PATCH for an existing deployment. Inputs that are fixed at creation must match what exists; a mismatch is
+ * an error before any write rather than a silent no-op.
+ */
+export function patchBody(
+  s: Settings,
+  existing: Deployment,
+  listener: Listener | undefined,
+): PatchDeploymentBody {
+  const cfg = existing.source_config;
+  const fixed: [string, string | undefined, string | null | undefined][] = [
+    ['repo-url', s.repoUrl, cfg.repo_url],
+    ['integration-id', s.integrationId, cfg.integration_id],
+    ['deployment-type', s.deploymentType, cfg.deployment_type],
+    ['listener', listener?.id, cfg.listener_id],
+    ['k8s-namespace', s.k8sNamespace, cfg.listener_config?.k8s_namespace],
+  ];
+  for (const [input, want, have] of fixed) {
+    if (want !== undefined && have != null && want.toLowerCase() !== have.toLowerCase()) {
+      throw new DeployError(
+        `${input} is '${want}' but deployment '${existing.name}' has '${have}', and it cannot change after creation. Remove the input or use another deployment name.`,
+      );
+    }
+  }
+  const sourceConfig = mutableSourceConfig(s);
+  const body: PatchDeploymentBody = given({
+    revision_source: s.revisionSource,
+    source_config: Object.keys(sourceConfig).length ? sourceConfig : undefined,
+    source_revision_config: revisionConfig(s, existing.source, s.repoRef),
+    secrets: s.secrets,
+    secret_references: s.secretReferences,
+  });
+  if (body.source_revision_config && Object.keys(body.source_revision_config).length === 0)
+    delete body.source_revision_config;
+  return body;
+}
+
+/** The fields a request sets, as dotted names, for the plan and the log. */
+export function changedFields(body: object, prefix = ''): string[] {
+  return Object.entries(body).flatMap(([key, value]) =>
+    value && typeof value === 'object' && !Array.isArray(value) && prefix === ''
+      ? changedFields(value, `${key}.`)
+      : [`${prefix}${key}`],
+  );
+}

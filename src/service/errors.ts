@@ -1,0 +1,70 @@
+/** Base of every error the action reports as its failure message. */
+export class DeployError extends Error {
+  override name = 'DeployError';
+}
+
+/** The service answered with a non-success status. */
+export class HttpError extends DeployError {
+  override name = 'HttpError';
+  readonly status: number;
+  readonly retryAfterMs?: number;
+  constructor(
+    method: string,
+    path: string,
+    status: number,
+    serverMessage: string,
+    retryAfterMs?: number,
+  ) {
+    super(
+      `${method} ${path} failed: HTTP ${status}${serverMessage ? ` ${serverMessage}` : ''}${hintFor(status)}`,
+    );
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The request did not get an answer: connection refused or reset, time limit, DNS. */
+export class NetworkError extends DeployError {
+  override name = 'NetworkError';
+  readonly reason: string;
+  /** True when the request surely never reached the service (nothing was sent). */
+  readonly notSent: boolean;
+  constructor(method: string, path: string, reason: string, notSent: boolean) {
+    super(
+      `${method} ${path} failed: ${reason}${notSent ? '. Check base-url and that the service is reachable from the runner.' : ''}`,
+    );
+    this.reason = reason;
+    this.notSent = notSent;
+  }
+}
+
+/** A response that is not what the interface says. */
+export class ResponseError extends DeployError {
+  override name = 'ResponseError';
+}
+
+/** The job was cancelled (SIGINT/SIGTERM). */
+export class CancelledError extends DeployError {
+  override name = 'CancelledError';
+  constructor() {
+    super('cancelled');
+  }
+}
+
+function hintFor(status: number): string {
+  switch (status) {
+    case 401:
+    case 403:
+      return '. Check that api-key is valid and, with several tenants, that tenant-id names the tenant that owns the resource.';
+    case 404:
+      return '. Check the id: it does not exist for this key and tenant.';
+    case 409:
+      return '. The name is already taken: pick another name or set deployment-id.';
+    case 422:
+      return '. The service rejected the request body: fix the inputs named above.';
+    case 429:
+      return '. Rate limited: the action retried within its deadline; try again later or raise timeout.';
+    default:
+      return status >= 500 ? '. The service failed: retry the job later.' : '';
+  }
+}

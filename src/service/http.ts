@@ -1,0 +1,278 @@
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import { HttpClient } from '@actions/http-client';
+import type { RequestHandler } from '@actions/http-client/lib/interfaces';
+import type { z } from 'zod';
+import type { Logger } from '../logger.ts';
+import { CancelledError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { ErrorBody } from './schemas.ts';
+
+export interface HttpSettings {
+  baseUrl: string;
+  apiKey: string;
+  tenantId?: string;
+  userAgent: string;
+  /** Time limit of one request, answer body included. */
+  requestTimeoutMs: number;
+}
+
+/** When the run must be over, and the job's cancellation. */
+export interface RunClock {
+  deadline: number;
+  signal: AbortSignal;
+}
+
+/**
+ * read: idempotent, retried on network errors and 408/429/5xx.
+ * write: retried only where it surely did not take effect.
+ */
+export type RetryPolicy = 'read' | 'write';
+
+export interface Call<T> {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  retry: RetryPolicy;
+  schema: z.ZodType<T>;
+}
+
+const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const MAX_ATTEMPTS = 6;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 10_000;
+const MESSAGE_LIMIT = 300;
+
+/** http.request takes an AbortSignal; the client has no per-request hook for it but this one. */
+class SignalHandler implements RequestHandler {
+  signal?: AbortSignal;
+  prepareRequest(options: RequestOptions): void {
+    options.signal = this.signal;
+  }
+  canHandleAuthentication(): boolean {
+    return false;
+  }
+  handleAuthentication(): never {
+    throw new Error('not used');
+  }
+}
+
+export class ServiceHttp {
+  private readonly signalHandler = new SignalHandler();
+  private readonly client: HttpClient;
+  private readonly headers: Record<string, string>;
+  private readonly settings: HttpSettings;
+  private readonly clock: RunClock;
+  private readonly log: Logger;
+
+  constructor(settings: HttpSettings, clock: RunClock, log: Logger) {
+    this.settings = settings;
+    this.clock = clock;
+    this.log = log;
+    // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
+    this.client = new HttpClient(settings.userAgent, [this.signalHandler], {
+      keepAlive: true,
+      allowRedirects: false,
+      allowRetries: false,
+      socketTimeout: settings.requestTimeoutMs,
+    });
+    this.headers = {
+      'x-api-key': settings.apiKey,
+      accept: 'application/json',
+      ...(settings.tenantId ? { 'x-tenant-id': settings.tenantId } : {}),
+    };
+  }
+
+  dispose(): void {
+    this.client.dispose();
+  }
+
+  async send<T>(call: Call<T>): Promise<T> {
+    const label = `${call.method} ${call.path}`;
+    for (let attempt = 1; ; attempt++) {
+      let failure: HttpError | NetworkError;
+      try {
+        const { status, headers, text } = await this.once(call);
+        if (status >= 200 && status < 300) return parseBody(label, headers, text, call.schema);
+        failure = new HttpError(
+          call.method,
+          call.path,
+          status,
+          serverMessage(text),
+          retryAfterMs(headers),
+        );
+      } catch (error) {
+        if (!(error instanceof NetworkError)) throw error;
+        failure = error;
+      }
+      const delay = this.retryDelay(call.retry, failure, attempt);
+      if (delay === undefined) throw failure;
+      this.log.info(
+        `${label}: ${describe(failure)}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${MAX_ATTEMPTS})`,
+      );
+      await sleep(delay, this.clock.signal);
+    }
+  }
+
+  /** Milliseconds to wait before the next attempt, or undefined to give up. */
+  private retryDelay(
+    policy: RetryPolicy,
+    failure: HttpError | NetworkError,
+    attempt: number,
+  ): number | undefined {
+    if (attempt >= MAX_ATTEMPTS || this.clock.signal.aborted) return undefined;
+    const retryAfter = failure instanceof HttpError ? failure.retryAfterMs : undefined;
+    const retryable =
+      policy === 'read'
+        ? failure instanceof NetworkError || RETRYABLE_STATUS.has(failure.status)
+        : failure instanceof NetworkError
+          ? failure.notSent
+          : (failure.status === 429 || failure.status === 503) && retryAfter !== undefined;
+    if (!retryable) return undefined;
+    const delay =
+      retryAfter ?? Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    // A retry that cannot finish before the deadline only delays the failure.
+    return Date.now() + delay < this.clock.deadline ? delay : undefined;
+  }
+
+  private async once(
+    call: Call<unknown>,
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
+    if (this.clock.signal.aborted) throw new CancelledError();
+    const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
+    for (const [key, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const timeLimit = AbortSignal.timeout(this.settings.requestTimeoutMs);
+    const signal = AbortSignal.any([this.clock.signal, timeLimit]);
+    this.signalHandler.signal = signal;
+    const data = call.body === undefined ? null : JSON.stringify(call.body);
+    const headers =
+      data === null ? this.headers : { ...this.headers, 'content-type': 'application/json' };
+    const started = Date.now();
+    try {
+      const response = await this.client.request(
+        call.method,
+        url.toString(),
+        data as string,
+        headers,
+      );
+      const text = await readText(response.message, signal);
+      this.log.debug(
+        `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
+      );
+      return { status: response.message.statusCode ?? 0, headers: response.message.headers, text };
+    } catch (error) {
+      if (this.clock.signal.aborted) throw new CancelledError();
+      if (timeLimit.aborted) {
+        throw new NetworkError(
+          call.method,
+          call.path,
+          `no answer within ${this.settings.requestTimeoutMs / 1000} s`,
+          false,
+        );
+      }
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      const reason = code || (error as Error).message;
+      throw new NetworkError(
+        call.method,
+        call.path,
+        `network error ${reason}`,
+        NOT_SENT_CODES.has(code),
+      );
+    } finally {
+      this.signalHandler.signal = undefined;
+    }
+  }
+}
+
+function readText(message: IncomingMessage, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onAbort = () => message.destroy(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    message.on('data', (chunk: Buffer) => chunks.push(chunk));
+    message.on('error', reject);
+    message.on('close', () => {
+      signal.removeEventListener('abort', onAbort);
+      if (message.complete) resolve(Buffer.concat(chunks).toString('utf8'));
+      else
+        reject(
+          Object.assign(new Error('connection closed before the answer was complete'), {
+            code: 'ECONNRESET',
+          }),
+        );
+    });
+  });
+}
+
+function parseBody<T>(
+  label: string,
+  headers: IncomingMessage['headers'],
+  text: string,
+  schema: z.ZodType<T>,
+): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const type = headers['content-type'] ?? 'no content type';
+    throw new ResponseError(
+      `${label} answered with a body that is not JSON (${type}): ${JSON.stringify(cut(text, 80))}. Check base-url: it must point at the service's API.`,
+    );
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.length ? issue.path.join('.') : '(body)';
+  throw new ResponseError(
+    `${label} answered with an unexpected body: field '${field}': ${issue?.message ?? 'invalid'}. The service does not match the interface this action speaks.`,
+  );
+}
+
+function serverMessage(text: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return cut(text.replace(/\s+/g, ' ').trim(), MESSAGE_LIMIT);
+  }
+  const parsed = ErrorBody.safeParse(json);
+  if (!parsed.success) return cut(JSON.stringify(json), MESSAGE_LIMIT);
+  const { detail } = parsed.data;
+  if (typeof detail === 'string') return cut(detail, MESSAGE_LIMIT);
+  // FastAPI validation items also carry the rejected `input`, which may hold secret values: only loc and msg are shown.
+  return cut(detail.map((d) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; '), MESSAGE_LIMIT);
+}
+
+function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
+  const value = headers['retry-after'];
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function describe(failure: HttpError | NetworkError): string {
+  return failure instanceof HttpError ? `HTTP ${failure.status}` : failure.reason;
+}
+
+function cut(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+/** Resolves after ms, or rejects with CancelledError when the job is cancelled. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new CancelledError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,41 @@
+import { ResponseError } from './errors.ts';
+import type { Page } from './schemas.ts';
+
+export const PAGE_LIMIT = 100;
+const MAX_PAGES = 1000;
+
+/**
+ * Every resource of a paged listing, page by page. Ends at the first page shorter than the limit.
+ * A listing that does not advance (same offset back, or a page of ids already seen) is an error, not a loop.
+ */
+export async function* allPages<T extends { id: string }>(
+  label: string,
+  fetchPage: (offset: number, limit: number) => Promise<Page<T>>,
+): AsyncGenerator<T> {
+  const seen = new Set<string>();
+  let offset = 0;
+  for (let requests = 1; ; requests++) {
+    const { resources, offset: next } = await fetchPage(offset, PAGE_LIMIT);
+    if (resources.length > 0 && resources.every((r) => seen.has(r.id))) {
+      throw new ResponseError(
+        `${label} returned the same page again at offset ${offset} after ${requests} requests: the listing does not advance. Stopped; nothing was written.`,
+      );
+    }
+    for (const resource of resources) {
+      seen.add(resource.id);
+      yield resource;
+    }
+    if (resources.length < PAGE_LIMIT) return;
+    if (next <= offset) {
+      throw new ResponseError(
+        `${label} returned offset ${next} for the page after offset ${offset}: the listing does not advance. Stopped after ${requests} requests; nothing was written.`,
+      );
+    }
+    if (requests >= MAX_PAGES) {
+      throw new ResponseError(
+        `${label} still had more pages after ${MAX_PAGES} requests (${seen.size} resources): stopped. Narrow the name.`,
+      );
+    }
+    offset = next;
+  }
+}

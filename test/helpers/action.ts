@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const DIST = resolve(import.meta.dirname, '../../dist/index.js');
+
+export interface ActionRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  ms: number;
+  /** `::error::` lines, unescaped. */
+  errors: string[];
+}
+
+export interface RunOptions {
+  inputs: Record<string, string>;
+  env?: Record<string, string>;
+  event?: unknown;
+  /** Called once the child has started, e.g. to send it a signal later. */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+/** Runs the bundled action as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
+export async function runAction(options: RunOptions): Promise<ActionRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-deploy-'));
+  const outputFile = join(dir, 'output');
+  const summaryFile = join(dir, 'summary');
+  const eventFile = join(dir, 'event.json');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  writeFileSync(eventFile, JSON.stringify(options.event ?? {}));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_REF_NAME: 'main',
+    GITHUB_REF_TYPE: 'branch',
+    GITHUB_SHA: 'a'.repeat(40),
+    GITHUB_WORKSPACE: dir,
+    GITHUB_RUN_ID: '42',
+    GITHUB_SERVER_URL: 'https://github.example',
+    RUNNER_TEMP: dir,
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs))
+    env[`INPUT_${name.toUpperCase()}`] = value;
+
+  const started = Date.now();
+  const child = spawn(process.execPath, [DIST], {
+    env,
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  options.onSpawn?.(child);
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+  clearTimeout(killer);
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
+    summary: readFileSync(summaryFile, 'utf8'),
+    ms: Date.now() - started,
+    errors: stdout
+      .split('\n')
+      .filter((l) => l.startsWith('::error'))
+      .map((l) =>
+        l
+          .replace(/^::error[^:]*::/, '')
+          .replace(/%0A/g, '\n')
+          .replace(/%25/g, '%'),
+      ),
+  };
+}
+
+/** The GITHUB_OUTPUT file format: `name<<DELIMITER\nvalue\nDELIMITER`. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    out[m[1]!] = value.join('\n');
+  }
+  return out;
+}

@@ -1,0 +1,1262 @@
+// In-process HTTP simulator of the Deployment Management Service (all ten endpoints of
+// service-interface.md). Used by the tests, `npm run demo` and CI. Node builtins only.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type RevisionStatus =
+  | 'CREATING'
+  | 'QUEUED'
+  | 'AWAITING_BUILD'
+  | 'BUILDING'
+  | 'AWAITING_DEPLOY'
+  | 'DEPLOYING'
+  | 'CREATE_FAILED'
+  | 'BUILD_FAILED'
+  | 'DEPLOY_FAILED'
+  | 'DEPLOYED'
+  | 'SKIPPED'
+  | 'INTERRUPTED'
+  | 'UNKNOWN'
+  | (string & {});
+
+export type Source = 'codehost' | 'external_docker' | 'internal_docker' | 'internal_source';
+export type DeploymentStatus =
+  'AWAITING_DATABASE' | 'READY' | 'UNUSED' | 'AWAITING_DELETE' | 'UNKNOWN';
+
+/** One step of a revision's life: hold `status` for `ms` milliseconds (the last step is held forever; its ms is ignored). */
+export interface TimelineStep {
+  status: RevisionStatus;
+  ms?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+  at: number;
+}
+
+export interface Fault {
+  method?: string;
+  path?: string | RegExp;
+  times?: number;
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  rawBody?: string;
+  contentType?: string;
+  reset?: boolean;
+  hang?: boolean;
+  delayMs?: number;
+  afterEffect?: boolean;
+  // `any` so callers can edit the body without casts.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  transform?: (body: any) => unknown;
+}
+
+export interface Secret {
+  name: string;
+  value: string;
+}
+
+export interface SecretReference {
+  name: string;
+  secret_name: string;
+  secret_key: string;
+}
+
+export interface SourceConfig {
+  integration_id: string | null;
+  repo_url: string | null;
+  deployment_type: 'dev_free' | 'dev' | 'prod' | null;
+  build_on_push: boolean | null;
+  custom_url: string | null;
+  resource_spec: Record<string, unknown> | null;
+  listener_id: string | null;
+  listener_config: { k8s_namespace?: string | null } | null;
+  install_command: string | null;
+  build_command: string | null;
+}
+
+export interface SourceRevisionConfig {
+  repo_ref: string | null;
+  graph_config_path: string | null;
+  image_uri: string | null;
+  source_tarball_path: string | null;
+  repo_commit_sha: string | null;
+}
+
+/** Stored deployment. Secret values are kept here but never sent on the wire (see `wireDeployment`). */
+export interface Deployment {
+  name: string;
+  source: Source;
+  source_config: SourceConfig;
+  source_revision_config: SourceRevisionConfig;
+  secrets: Secret[];
+  id: string;
+  tenant_id: string;
+  created_at: string;
+  updated_at: string;
+  status: DeploymentStatus;
+  latest_revision_id: string | null;
+  active_revision_id: string | null;
+  secret_references: SecretReference[] | null;
+  image_version: string | null;
+}
+
+export interface Revision {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  status: RevisionStatus;
+  source: string;
+  source_revision_config: SourceRevisionConfig;
+}
+
+export interface Listener {
+  id: string;
+  compute_type: 'k8s';
+  compute_id: string;
+  compute_config: { k8s_namespaces: string[] | null };
+  created_at: string;
+  updated_at: string;
+  version: string;
+}
+
+export interface Token {
+  id: string;
+  provider_id: string;
+  provider_account_label: string | null;
+  scopes: string[];
+  expires_at: string | null;
+  is_default: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Repository {
+  host_integration_id: string;
+  id: number;
+  name: string;
+  owner: string;
+  url: string;
+  default_branch: string;
+}
+
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  tenantId?: string;
+  timeScale?: number;
+}
+
+type Loc = (string | number)[];
+interface Issue {
+  type: string;
+  loc: Loc;
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+interface RevState {
+  rev: Revision;
+  timer?: NodeJS.Timeout;
+}
+
+interface DepState {
+  dep: Deployment;
+  revs: Map<string, RevState>;
+}
+
+interface Ctx {
+  rec: RecordedRequest;
+  raw: string;
+  jsonError: boolean;
+}
+
+const SOURCES = ['codehost', 'external_docker', 'internal_docker', 'internal_source'] as const;
+const REVISION_SOURCES = ['codehost', 'internal_docker', 'internal_source'] as const;
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+const UUID_RE = /^(?:urn:uuid:)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const DEFAULT_TIMELINE: readonly TimelineStep[] = [
+  { status: 'QUEUED', ms: 40 },
+  { status: 'BUILDING', ms: 80 },
+  { status: 'DEPLOYING', ms: 60 },
+  { status: 'DEPLOYED' },
+];
+
+// The real service is FastAPI: timestamps carry microseconds and '+00:00', not JS's 'Z'.
+function isoTime(ms = Date.now()): string {
+  return new Date(ms).toISOString().replace('Z', '000+00:00');
+}
+
+function sha(): string {
+  return randomBytes(20).toString('hex');
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Canonical lower-case hyphenated form, or undefined when `s` is not a uuid. */
+function normUuid(s: string): string | undefined {
+  if (!UUID_RE.test(s)) return undefined;
+  const h = s
+    .replace(/^urn:uuid:/i, '')
+    .replaceAll('-', '')
+    .toLowerCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** Thrown by handlers to answer with an error reply. */
+class Reject extends Error {
+  readonly reply: Reply;
+  constructor(reply: Reply) {
+    super(`HTTP ${reply.status}`);
+    this.reply = reply;
+  }
+}
+
+function json(status: number, body: unknown): Reply {
+  return { status, body };
+}
+
+function detail(status: number, text: string): Reply {
+  return { status, body: { detail: text } };
+}
+
+function invalid(issues: Issue[]): Reply {
+  return { status: 422, body: { detail: issues } };
+}
+
+function quoteList(values: readonly string[]): string {
+  const q = values.map((v) => `'${v}'`);
+  return q.length < 2 ? q.join('') : `${q.slice(0, -1).join(', ')} or ${q.at(-1)}`;
+}
+
+// --- Minimal pydantic-like validation producing FastAPI's 422 items -------------------------
+
+type Validator = (v: unknown, loc: Loc, out: Issue[]) => unknown;
+
+const vStr: Validator = (v, loc, out) => {
+  if (typeof v === 'string') return v;
+  out.push({ type: 'string_type', loc, msg: 'Input should be a valid string', input: v });
+};
+
+const vBool: Validator = (v, loc, out) => {
+  if (typeof v === 'boolean') return v;
+  out.push({ type: 'bool_type', loc, msg: 'Input should be a valid boolean', input: v });
+};
+
+const vUuid: Validator = (v, loc, out) => {
+  const n = typeof v === 'string' ? normUuid(v) : undefined;
+  if (n) return n;
+  out.push({ type: 'uuid_parsing', loc, msg: 'Input should be a valid UUID', input: v });
+};
+
+const vDict: Validator = (v, loc, out) => {
+  if (isObj(v)) return v;
+  out.push({ type: 'dict_type', loc, msg: 'Input should be a valid dictionary', input: v });
+};
+
+function vEnum(values: readonly string[]): Validator {
+  return (v, loc, out) => {
+    if (typeof v === 'string' && values.includes(v)) return v;
+    const expected = quoteList(values);
+    out.push({
+      type: 'enum',
+      loc,
+      msg: `Input should be ${expected}`,
+      input: v,
+      ctx: { expected },
+    });
+  };
+}
+
+function vList(item: Validator): Validator {
+  return (v, loc, out) => {
+    if (!Array.isArray(v)) {
+      out.push({ type: 'list_type', loc, msg: 'Input should be a valid list', input: v });
+      return;
+    }
+    return v.map((x, i) => item(x, [...loc, i], out));
+  };
+}
+
+/** Object with required fields and optional nullable ones; unknown keys are dropped like pydantic does. */
+function vModel(required: Record<string, Validator>, optional: Record<string, Validator> = {}) {
+  return (v: unknown, loc: Loc, out: Issue[]): unknown => {
+    if (!isObj(v)) {
+      out.push({
+        type: 'model_attributes_type',
+        loc,
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: v,
+      });
+      return;
+    }
+    const r: Record<string, unknown> = {};
+    for (const [k, f] of Object.entries(required)) {
+      if (v[k] === undefined)
+        out.push({ type: 'missing', loc: [...loc, k], msg: 'Field required', input: v });
+      else r[k] = f(v[k], [...loc, k], out);
+    }
+    for (const [k, f] of Object.entries(optional)) {
+      if (v[k] === undefined) continue;
+      r[k] = v[k] === null ? null : f(v[k], [...loc, k], out);
+    }
+    return r;
+  };
+}
+
+const vSecret = vModel({ name: vStr, value: vStr });
+const vSecretRef = vModel({ name: vStr, secret_name: vStr, secret_key: vStr });
+const vSourceConfig = vModel(
+  {},
+  {
+    integration_id: vUuid,
+    repo_url: vStr,
+    deployment_type: vEnum(DEPLOYMENT_TYPES),
+    build_on_push: vBool,
+    custom_url: vStr,
+    resource_spec: vDict,
+    listener_id: vUuid,
+    listener_config: vModel({}, { k8s_namespace: vStr }),
+    install_command: vStr,
+    build_command: vStr,
+  },
+);
+const vRevConfig = vModel(
+  {},
+  { repo_ref: vStr, graph_config_path: vStr, image_uri: vStr, source_tarball_path: vStr },
+);
+const vCreate = vModel(
+  {
+    name: vStr,
+    source: vEnum(SOURCES),
+    source_config: vSourceConfig,
+    source_revision_config: vRevConfig,
+    secrets: vList(vSecret),
+  },
+  { secret_references: vList(vSecretRef) },
+);
+const vPatch = vModel(
+  {},
+  {
+    revision_source: vEnum(REVISION_SOURCES),
+    source_config: vSourceConfig,
+    source_revision_config: vRevConfig,
+    secrets: vList(vSecret),
+    secret_references: vList(vSecretRef),
+  },
+);
+const vTokenUpdate = vModel({}, { provider_account_label: vStr, is_default: vBool });
+
+interface CreateBody {
+  name: string;
+  source: Source;
+  source_config: Partial<SourceConfig>;
+  source_revision_config: Partial<SourceRevisionConfig>;
+  secrets: Secret[];
+  secret_references?: SecretReference[] | null;
+}
+
+interface PatchBody {
+  revision_source?: string | null;
+  source_config?: Partial<SourceConfig> | null;
+  source_revision_config?: Partial<SourceRevisionConfig> | null;
+  secrets?: Secret[] | null;
+  secret_references?: SecretReference[] | null;
+}
+
+function emptySourceConfig(): SourceConfig {
+  return {
+    integration_id: null,
+    repo_url: null,
+    deployment_type: null,
+    build_on_push: null,
+    custom_url: null,
+    resource_spec: null,
+    listener_id: null,
+    listener_config: null,
+    install_command: null,
+    build_command: null,
+  };
+}
+
+function emptyRevConfig(): SourceRevisionConfig {
+  return {
+    repo_ref: null,
+    graph_config_path: null,
+    image_uri: null,
+    source_tarball_path: null,
+    repo_commit_sha: null,
+  };
+}
+
+/** `base` with the non-null fields of `patch` applied. */
+function mergeNonNull<T extends object>(base: T, patch: object | null | undefined): T {
+  const r = { ...base } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(patch ?? {})) if (v !== null && v !== undefined) r[k] = v;
+  return r as T;
+}
+
+// Like the real service, secret values are never echoed back: names only, value ''.
+function wireDeployment(d: Deployment): unknown {
+  return { ...d, secrets: d.secrets.map((s) => ({ name: s.name, value: '' })) };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export class Simulator {
+  readonly url: string;
+  apiKey: string;
+  tenantId?: string;
+  readonly timeScale: number;
+  readonly requests: RecordedRequest[] = [];
+  timelines: TimelineStep[][] = [];
+  defaultTimeline: TimelineStep[] = [...DEFAULT_TIMELINE];
+  patchCreatesRevision = true;
+  redeployMode: 'same-revision' | 'new-revision' = 'same-revision';
+  paging: 'normal' | 'stuck-offset' | 'repeat-page' = 'normal';
+  onRevisionStatus?: (deploymentId: string, revisionId: string, status: string, at: number) => void;
+
+  private readonly server: Server;
+  private readonly ownTenantId = randomUUID();
+  private deps: DepState[] = [];
+  private depById = new Map<string, DepState>();
+  private listeners: Listener[] = [];
+  private tokens = new Map<string, { token: Token; owned: boolean }>();
+  private repos = new Map<string, Repository[]>();
+  private faults: Fault[] = [];
+  private nextRepoId = 100_001;
+  private readonly held = new Set<Socket>();
+  private readonly delays = new Set<NodeJS.Timeout>();
+
+  private constructor(server: Server, url: string, opts: SimulatorOptions) {
+    this.server = server;
+    this.url = url;
+    this.apiKey = opts.apiKey ?? 'test-api-key';
+    this.tenantId = opts.tenantId;
+    this.timeScale = opts.timeScale ?? 1;
+  }
+
+  static async start(opts: SimulatorOptions = {}): Promise<Simulator> {
+    const host = opts.host ?? '127.0.0.1';
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const sim = new Simulator(
+      server,
+      `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      opts,
+    );
+    server.on('request', (req, res) => void sim.onRequest(req, res));
+    return sim;
+  }
+
+  async close(): Promise<void> {
+    this.stopTimers();
+    for (const t of this.delays) clearTimeout(t);
+    this.delays.clear();
+    for (const s of this.held) s.destroy();
+    this.held.clear();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  /** Clears resources, faults, recorded requests and the scripting knobs; keeps apiKey, tenantId and onRevisionStatus. */
+  reset(): void {
+    this.stopTimers();
+    this.deps = [];
+    this.depById.clear();
+    this.listeners = [];
+    this.tokens.clear();
+    this.repos.clear();
+    this.faults = [];
+    this.requests.length = 0;
+    this.timelines = [];
+    this.defaultTimeline = [...DEFAULT_TIMELINE];
+    this.patchCreatesRevision = true;
+    this.redeployMode = 'same-revision';
+    this.paging = 'normal';
+  }
+
+  requestsTo(method: string, pathPattern?: string | RegExp): RecordedRequest[] {
+    return this.requests.filter(
+      (r) => r.method === method.toUpperCase() && matchPath(pathPattern, r.path),
+    );
+  }
+
+  writes(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method !== 'GET');
+  }
+
+  fault(f: Fault): void {
+    this.faults.push({ ...f });
+  }
+
+  // --- seeding ---------------------------------------------------------------------------------
+
+  addDeployment(d: {
+    name: string;
+    source?: string;
+    id?: string;
+    source_config?: object;
+    source_revision_config?: object;
+    secrets?: Secret[];
+    activeRevision?: boolean;
+  }): Deployment {
+    const source = (d.source ?? 'codehost') as Source;
+    const id = d.id ?? randomUUID();
+    const past = isoTime(Date.now() - 3_600_000);
+    const defaults: Partial<SourceConfig> =
+      source === 'codehost'
+        ? {
+            integration_id: '11111111-1111-4111-8111-111111111111',
+            repo_url: `https://codehost.example/acme/${d.name}`,
+            deployment_type: 'dev',
+            build_on_push: false,
+            custom_url: `https://${d.name}-${id.slice(0, 8)}.sim.example`,
+          }
+        : {};
+    const revDefaults: Partial<SourceRevisionConfig> =
+      source === 'codehost'
+        ? { repo_ref: 'main', graph_config_path: 'graph.json' }
+        : { image_uri: `registry.example/${d.name}:v1` };
+    const dep: Deployment = {
+      name: d.name,
+      source,
+      source_config: { ...emptySourceConfig(), ...defaults, ...d.source_config },
+      source_revision_config: {
+        ...emptyRevConfig(),
+        ...revDefaults,
+        ...d.source_revision_config,
+      },
+      secrets: (d.secrets ?? []).map((s) => ({ ...s })),
+      id,
+      tenant_id: this.tenantId ?? this.ownTenantId,
+      created_at: past,
+      updated_at: past,
+      status: 'AWAITING_DATABASE',
+      latest_revision_id: null,
+      active_revision_id: null,
+      secret_references: null,
+      image_version: null,
+    };
+    const st = this.store(dep);
+    if (d.activeRevision ?? true) {
+      this.newRevision(st, dep.source, [{ status: 'DEPLOYED' }], {}, past);
+    }
+    return dep;
+  }
+
+  addDeployments(n: number, nameFn: (i: number) => string): void {
+    for (let i = 0; i < n; i++) this.addDeployment({ name: nameFn(i) });
+  }
+
+  /** Adds a revision that becomes latest; without `timeline` it runs `defaultTimeline` (the `timelines` queue is left for the service's own writes). */
+  addRevision(deploymentId: string, timeline?: TimelineStep[], srcRevConfig?: object): Revision {
+    const st = this.state(deploymentId);
+    if (!st) throw new Error(`addRevision: unknown deployment ${deploymentId}`);
+    return this.newRevision(
+      st,
+      st.dep.source,
+      timeline ?? this.defaultTimeline,
+      srcRevConfig ?? {},
+    );
+  }
+
+  addRepository(
+    integrationId: string,
+    repo: { owner: string; name: string; url?: string; default_branch?: string; id?: number },
+    kind: 'codehost' | 'forge' = 'codehost',
+  ): void {
+    const key = `${kind}:${integrationId.toLowerCase()}`;
+    const list = this.repos.get(key) ?? [];
+    list.push({
+      host_integration_id: integrationId,
+      id: repo.id ?? this.nextRepoId++,
+      name: repo.name,
+      owner: repo.owner,
+      url: repo.url ?? `https://codehost.example/${repo.owner}/${repo.name}`,
+      default_branch: repo.default_branch ?? 'main',
+    });
+    this.repos.set(key, list);
+  }
+
+  addListener(l: { compute_id: string; k8s_namespaces?: string[] | null; id?: string }): Listener {
+    const now = isoTime();
+    const listener: Listener = {
+      id: l.id ?? randomUUID(),
+      compute_type: 'k8s',
+      compute_id: l.compute_id,
+      compute_config: { k8s_namespaces: l.k8s_namespaces ?? null },
+      created_at: now,
+      updated_at: now,
+      version: '0.1.0',
+    };
+    this.listeners.push(listener);
+    return listener;
+  }
+
+  addToken(t: {
+    id?: string;
+    ownedByCaller?: boolean;
+    provider_account_label?: string;
+    is_default?: boolean;
+  }): Token {
+    const now = isoTime();
+    const token: Token = {
+      id: t.id ?? randomUUID(),
+      provider_id: 'codehost',
+      provider_account_label: t.provider_account_label ?? 'sim-account',
+      scopes: ['repo', 'read:org'],
+      expires_at: isoTime(Date.now() + 30 * 86_400_000),
+      is_default: t.is_default ?? false,
+      created_at: now,
+      updated_at: now,
+    };
+    this.tokens.set(token.id, { token, owned: t.ownedByCaller ?? true });
+    return token;
+  }
+
+  deployment(id: string): Deployment | undefined {
+    return this.state(id)?.dep;
+  }
+
+  deploymentsNamed(name: string): Deployment[] {
+    return this.deps.filter((s) => s.dep.name === name).map((s) => s.dep);
+  }
+
+  revision(deploymentId: string, revisionId: string): Revision | undefined {
+    return this.state(deploymentId)?.revs.get(revisionId.toLowerCase())?.rev;
+  }
+
+  // --- state -----------------------------------------------------------------------------------
+
+  private state(id: string): DepState | undefined {
+    return this.depById.get(normUuid(id) ?? id.toLowerCase());
+  }
+
+  private store(dep: Deployment): DepState {
+    const st: DepState = { dep, revs: new Map() };
+    this.deps.push(st);
+    this.depById.set(normUuid(dep.id) ?? dep.id.toLowerCase(), st);
+    return st;
+  }
+
+  private takeTimeline(): TimelineStep[] {
+    return this.timelines.shift() ?? this.defaultTimeline;
+  }
+
+  private newRevision(
+    st: DepState,
+    source: string,
+    timeline: TimelineStep[],
+    srcRevConfig: object,
+    createdAt = isoTime(),
+  ): Revision {
+    const base = st.revs.get(st.dep.latest_revision_id ?? '')?.rev.source_revision_config;
+    const config: SourceRevisionConfig = mergeNonNull(
+      base ?? st.dep.source_revision_config,
+      srcRevConfig,
+    );
+    config.repo_commit_sha = st.dep.source === 'codehost' ? sha() : null;
+    const rev: Revision = {
+      id: randomUUID(),
+      created_at: createdAt,
+      updated_at: createdAt,
+      status: 'CREATING',
+      source,
+      source_revision_config: config,
+    };
+    const rs: RevState = { rev };
+    st.revs.set(rev.id, rs);
+    this.makeLatest(st, rs);
+    this.runTimeline(st, rs, timeline);
+    return rev;
+  }
+
+  private makeLatest(st: DepState, rs: RevState): void {
+    st.dep.latest_revision_id = rs.rev.id;
+    st.dep.source_revision_config = { ...rs.rev.source_revision_config };
+    st.dep.updated_at = isoTime();
+  }
+
+  // One timer per step so status changes (and onRevisionStatus) happen at their real moment.
+  private runTimeline(st: DepState, rs: RevState, timeline: TimelineStep[]): void {
+    if (timeline.length === 0) throw new Error('a timeline needs at least one step');
+    const steps = timeline.map((s) => ({ ...s }));
+    clearTimeout(rs.timer);
+    let due = Date.now();
+    const enter = (i: number, force: boolean) => {
+      const step = steps[i]!;
+      this.setStatus(st, rs, step.status, force);
+      if (i === steps.length - 1) {
+        rs.timer = undefined;
+        return;
+      }
+      due += (step.ms ?? 0) * this.timeScale;
+      rs.timer = setTimeout(() => enter(i + 1, false), Math.max(0, due - Date.now()));
+      rs.timer.unref();
+    };
+    enter(0, true);
+  }
+
+  private setStatus(st: DepState, rs: RevState, status: RevisionStatus, force: boolean): void {
+    if (!force && rs.rev.status === status) return;
+    const at = Date.now();
+    rs.rev.status = status;
+    rs.rev.updated_at = isoTime(at);
+    if (status === 'DEPLOYED') {
+      st.dep.active_revision_id = rs.rev.id;
+      st.dep.status = 'READY';
+      st.dep.updated_at = isoTime(at);
+    }
+    this.onRevisionStatus?.(st.dep.id, rs.rev.id, status, at);
+  }
+
+  private stopTimers(): void {
+    for (const st of this.deps) for (const rs of st.revs.values()) clearTimeout(rs.timer);
+  }
+
+  // --- HTTP ------------------------------------------------------------------------------------
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
+    let raw: string;
+    try {
+      raw = await readBody(req);
+    } catch {
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://sim');
+    let body: unknown;
+    let jsonError = false;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        jsonError = true;
+      }
+    }
+    const headers: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    const rec: RecordedRequest = {
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body,
+      at,
+    };
+    this.requests.push(rec);
+    const ctx: Ctx = { rec, raw, jsonError };
+
+    const f = this.takeFault(rec);
+    if (!f) return this.send(res, this.handle(ctx));
+
+    const real = f.afterEffect || f.transform ? this.handle(ctx) : undefined;
+    if (f.delayMs) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          this.delays.delete(t);
+          resolve();
+        }, f.delayMs);
+        this.delays.add(t);
+      });
+    }
+    if (f.reset) {
+      req.socket.destroy();
+    } else if (f.hang) {
+      this.held.add(req.socket);
+      req.socket.once('close', () => this.held.delete(req.socket));
+    } else if (f.status !== undefined || f.body !== undefined || f.rawBody !== undefined) {
+      const status = f.status ?? 200;
+      this.send(
+        res,
+        f.rawBody !== undefined
+          ? {
+              status,
+              raw: f.rawBody,
+              contentType: f.contentType ?? 'text/html; charset=utf-8',
+              headers: f.headers,
+            }
+          : { status, body: f.body ?? { detail: STATUS_CODES[status] }, headers: f.headers },
+      );
+    } else if (f.transform && real) {
+      let out: Reply;
+      try {
+        out = { ...real, body: f.transform(structuredClone(real.body)) };
+      } catch (e) {
+        out = this.crash(e);
+      }
+      this.send(res, out);
+    } else {
+      this.send(res, real ?? this.handle(ctx));
+    }
+  }
+
+  private takeFault(rec: RecordedRequest): Fault | undefined {
+    const i = this.faults.findIndex(
+      (f) =>
+        (f.method === undefined || f.method.toUpperCase() === rec.method) &&
+        matchPath(f.path, rec.path),
+    );
+    const f = this.faults[i];
+    if (!f) return undefined;
+    f.times = (f.times ?? 1) - 1;
+    if (f.times <= 0) this.faults.splice(i, 1);
+    return f;
+  }
+
+  private send(res: ServerResponse, r: Reply): void {
+    if (res.destroyed || res.headersSent) return;
+    const payload = r.raw ?? (r.body === undefined ? '' : JSON.stringify(r.body));
+    res.writeHead(r.status, {
+      'content-type': r.contentType ?? 'application/json',
+      'content-length': Buffer.byteLength(payload),
+      ...r.headers,
+    });
+    res.end(payload);
+  }
+
+  private crash(e: unknown): Reply {
+    console.error('simulator: handler error', e);
+    return detail(500, 'Internal Server Error');
+  }
+
+  private handle(ctx: Ctx): Reply {
+    try {
+      return this.route(ctx);
+    } catch (e) {
+      return e instanceof Reject ? e.reply : this.crash(e);
+    }
+  }
+
+  private route(ctx: Ctx): Reply {
+    const { method, headers } = ctx.rec;
+    if (headers['x-api-key'] !== this.apiKey) return detail(401, 'Invalid API key');
+    if (this.tenantId !== undefined && headers['x-tenant-id'] !== this.tenantId) {
+      return detail(403, 'X-Tenant-Id does not match a tenant this API key may access.');
+    }
+    const segs = ctx.rec.path.split('/').slice(1);
+    let p: string[];
+    try {
+      p = segs.map((s) => decodeURIComponent(s));
+    } catch {
+      return detail(404, 'Not Found');
+    }
+    const m = (allowed: string, fn: () => Reply): Reply =>
+      method === allowed
+        ? fn()
+        : { status: 405, body: { detail: 'Method Not Allowed' }, headers: { allow: allowed } };
+    const n = p.length;
+    const [a, b, c, d, e, f] = p;
+
+    if (n === 5 && a === 'v2' && b === 'auth' && c === 'tokens' && e === 'metadata') {
+      return m('PATCH', () => this.patchToken(d!, ctx));
+    }
+    if (n === 5 && a === 'v1' && b === 'integrations' && c === 'codehost' && e === 'repos') {
+      return m('GET', () => this.listRepos('codehost', d!));
+    }
+    if (n === 6 && a === 'v1' && b === 'integrations' && c === 'forge' && d === 'codehost') {
+      if (f === 'repos') return m('GET', () => this.listRepos('forge', e!));
+    }
+    if (a === 'v2' && b === 'deployments') {
+      if (n === 2) {
+        if (method === 'GET') return this.listDeployments(ctx.rec.query);
+        if (method === 'POST') return this.createDeployment(ctx);
+        return {
+          status: 405,
+          body: { detail: 'Method Not Allowed' },
+          headers: { allow: 'GET, POST' },
+        };
+      }
+      if (n === 3) return m('PATCH', () => this.patchDeployment(c!, ctx));
+      if (n === 5 && d === 'revisions') return m('GET', () => this.getRevision(c!, e!));
+      if (n === 6 && d === 'revisions' && f === 'redeploy') {
+        return m('POST', () => this.redeploy(c!, e!));
+      }
+    }
+    if (a === 'v2' && b === 'listeners') {
+      if (n === 2) return m('GET', () => this.listListeners(ctx.rec.query));
+      if (n === 3) return m('GET', () => this.getListener(c!));
+    }
+    return detail(404, 'Not Found');
+  }
+
+  /** Canonical forms of uuid path ids; 422 when one is not a uuid. */
+  private pathIds(ids: Record<string, string>): string[] {
+    const out: string[] = [];
+    const issues: Issue[] = [];
+    for (const [name, v] of Object.entries(ids))
+      out.push(vUuid(v, ['path', name], issues) as string);
+    if (issues.length) throw new Reject(invalid(issues));
+    return out;
+  }
+
+  private parseBody<T>(ctx: Ctx, v: Validator): T {
+    if (ctx.jsonError) {
+      throw new Reject(
+        invalid([
+          {
+            type: 'json_invalid',
+            loc: ['body', 0],
+            msg: 'JSON decode error',
+            input: {},
+            ctx: { error: 'Expecting value' },
+          },
+        ]),
+      );
+    }
+    if (ctx.raw.length === 0) {
+      throw new Reject(
+        invalid([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]),
+      );
+    }
+    const issues: Issue[] = [];
+    const r = v(ctx.rec.body, ['body'], issues);
+    if (issues.length) throw new Reject(invalid(issues));
+    return r as T;
+  }
+
+  private pageParams(query: Record<string, string>): { limit: number; offset: number } {
+    const issues: Issue[] = [];
+    const int = (name: string, def: number, min: number, max?: number): number => {
+      const s = query[name];
+      if (s === undefined) return def;
+      const loc = ['query', name];
+      if (!/^\s*[+-]?\d+\s*$/.test(s)) {
+        issues.push({
+          type: 'int_parsing',
+          loc,
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: s,
+        });
+        return def;
+      }
+      const v = Number.parseInt(s, 10);
+      if (v < min) {
+        issues.push({
+          type: 'greater_than_equal',
+          loc,
+          msg: `Input should be greater than or equal to ${min}`,
+          input: s,
+          ctx: { ge: min },
+        });
+      } else if (max !== undefined && v > max) {
+        issues.push({
+          type: 'less_than_equal',
+          loc,
+          msg: `Input should be less than or equal to ${max}`,
+          input: s,
+          ctx: { le: max },
+        });
+      }
+      return v;
+    };
+    const limit = int('limit', 20, 1, 100);
+    const offset = int('offset', 0, 0);
+    const type = query.deployment_type;
+    if (type !== undefined) vEnum(DEPLOYMENT_TYPES)(type, ['query', 'deployment_type'], issues);
+    if (issues.length) throw new Reject(invalid(issues));
+    return { limit, offset };
+  }
+
+  private page<T>(all: T[], limit: number, offset: number, wire: (x: T) => unknown): Reply {
+    const start = this.paging === 'repeat-page' ? 0 : offset;
+    const items = all.slice(start, start + limit);
+    const next = this.paging === 'stuck-offset' ? offset : offset + items.length;
+    return json(200, { resources: items.map(wire), offset: next });
+  }
+
+  private listDeployments(q: Record<string, string>): Reply {
+    const pg = this.pageParams(q);
+    const needle = q.name_contains?.toLowerCase();
+    const ids = q.deployment_ids
+      ?.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
+    const idSet = ids && new Set(ids.map((s) => normUuid(s) ?? s));
+    const matches: Deployment[] = [];
+    for (const { dep } of this.deps) {
+      if (needle && !dep.name.toLowerCase().includes(needle)) continue;
+      if (idSet && !idSet.has(dep.id.toLowerCase())) continue;
+      if (q.deployment_type && dep.source_config.deployment_type !== q.deployment_type) continue;
+      if (q.status && dep.status !== q.status) continue;
+      if (q.image_version && dep.image_version !== q.image_version) continue;
+      matches.push(dep);
+    }
+    return this.page(matches, pg.limit, pg.offset, wireDeployment);
+  }
+
+  private createDeployment(ctx: Ctx): Reply {
+    const body = this.parseBody<CreateBody>(ctx, vCreate);
+    const sc = body.source_config;
+    const rc = body.source_revision_config;
+    const issues: Issue[] = [];
+    const need = (loc: Loc, ok: unknown, what: string) => {
+      if (ok === undefined || ok === null || ok === '') {
+        issues.push({ type: 'value_error', loc, msg: `Value error, ${what}` });
+      }
+    };
+    if (body.name.trim() === '') {
+      issues.push({
+        type: 'string_too_short',
+        loc: ['body', 'name'],
+        msg: 'String should have at least 1 character',
+        input: body.name,
+        ctx: { min_length: 1 },
+      });
+    }
+    const src = body.source;
+    if (src === 'codehost') {
+      need(
+        ['body', 'source_config', 'integration_id'],
+        sc.integration_id,
+        'integration_id is required for source codehost',
+      );
+      need(
+        ['body', 'source_config', 'repo_url'],
+        sc.repo_url,
+        'repo_url is required for source codehost',
+      );
+      need(
+        ['body', 'source_revision_config', 'repo_ref'],
+        rc.repo_ref,
+        'repo_ref is required for source codehost',
+      );
+    }
+    if (src === 'codehost' || src === 'internal_source') {
+      need(
+        ['body', 'source_revision_config', 'graph_config_path'],
+        rc.graph_config_path,
+        `graph_config_path is required for source ${src}`,
+      );
+    } else if (rc.graph_config_path != null) {
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'source_revision_config', 'graph_config_path'],
+        msg: `Value error, graph_config_path must be null for source ${src}`,
+      });
+    }
+    if (src === 'external_docker') {
+      need(
+        ['body', 'source_revision_config', 'image_uri'],
+        rc.image_uri,
+        'image_uri is required for source external_docker',
+      );
+    }
+    if (body.secret_references != null && src !== 'external_docker') {
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'secret_references'],
+        msg: 'Value error, secret_references is only applicable for source external_docker',
+      });
+    }
+    if (sc.build_on_push && rc.repo_ref?.startsWith('refs/tags/')) {
+      issues.push({
+        type: 'value_error',
+        loc: ['body', 'source_config', 'build_on_push'],
+        msg: 'Value error, build_on_push cannot be enabled when repo_ref is a tag',
+      });
+    }
+    if (issues.length) return invalid(issues);
+
+    if (sc.listener_id) {
+      const l = this.findListener(sc.listener_id);
+      if (!l) return detail(404, `Listener ID ${sc.listener_id} not found.`);
+      const ns = sc.listener_config?.k8s_namespace;
+      const allowed = l.compute_config.k8s_namespaces;
+      if (ns != null && allowed !== null && !allowed.includes(ns)) {
+        return invalid([
+          {
+            type: 'value_error',
+            loc: ['body', 'source_config', 'listener_config', 'k8s_namespace'],
+            msg: `Value error, namespace '${ns}' is not one of the listener's k8s_namespaces (${allowed.join(', ')})`,
+          },
+        ]);
+      }
+    }
+    if (this.deps.some((s) => s.dep.name === body.name)) {
+      return detail(409, `Deployment with name '${body.name}' already exists.`);
+    }
+
+    const id = randomUUID();
+    const now = isoTime();
+    const dep: Deployment = {
+      name: body.name,
+      source: src,
+      source_config: mergeNonNull(emptySourceConfig(), sc),
+      source_revision_config: mergeNonNull(emptyRevConfig(), rc),
+      secrets: body.secrets,
+      id,
+      tenant_id: this.tenantId ?? this.ownTenantId,
+      created_at: now,
+      updated_at: now,
+      status: 'AWAITING_DATABASE',
+      latest_revision_id: null,
+      active_revision_id: null,
+      secret_references: body.secret_references ?? null,
+      image_version: null,
+    };
+    if (src === 'codehost' && !dep.source_config.custom_url) {
+      dep.source_config.custom_url = `https://${body.name}-${id.slice(0, 8)}.sim.example`;
+    }
+    const st = this.store(dep);
+    this.newRevision(st, src, this.takeTimeline(), {});
+    return json(201, wireDeployment(dep));
+  }
+
+  private patchDeployment(rawId: string, ctx: Ctx): Reply {
+    const [id] = this.pathIds({ deployment_id: rawId }) as [string];
+    const body = this.parseBody<PatchBody>(ctx, vPatch);
+    const st = this.state(id);
+    if (!st) return detail(404, `Deployment ID ${id} not found.`);
+    const dep = st.dep;
+    if (body.secret_references != null && dep.source !== 'external_docker') {
+      return invalid([
+        {
+          type: 'value_error',
+          loc: ['body', 'secret_references'],
+          msg: 'Value error, secret_references is only applicable for source external_docker',
+        },
+      ]);
+    }
+    dep.source_config = mergeNonNull(dep.source_config, body.source_config);
+    if (body.secrets != null) dep.secrets = body.secrets;
+    if (body.secret_references != null) dep.secret_references = body.secret_references;
+    dep.updated_at = isoTime();
+    const revFields = Object.values(body.source_revision_config ?? {}).some((v) => v != null);
+    const wantsRevision = revFields || body.secrets != null || body.secret_references != null;
+    if (this.patchCreatesRevision && wantsRevision) {
+      this.newRevision(
+        st,
+        body.revision_source ?? dep.source,
+        this.takeTimeline(),
+        body.source_revision_config ?? {},
+      );
+    }
+    return json(200, wireDeployment(dep));
+  }
+
+  private redeploy(rawDep: string, rawRev: string): Reply {
+    const [depId, revId] = this.pathIds({ deployment_id: rawDep, revision_id: rawRev }) as [
+      string,
+      string,
+    ];
+    const st = this.state(depId);
+    if (!st) return detail(404, `Deployment ID ${depId} not found.`);
+    const rs = st.revs.get(revId);
+    if (!rs) return detail(404, `Revision ID ${revId} not found.`);
+    if (this.redeployMode === 'new-revision') {
+      const rev = this.newRevision(
+        st,
+        rs.rev.source,
+        this.takeTimeline(),
+        rs.rev.source_revision_config,
+      );
+      // A rebuild of the same config keeps the commit it was built from.
+      rev.source_revision_config.repo_commit_sha = rs.rev.source_revision_config.repo_commit_sha;
+      st.dep.source_revision_config.repo_commit_sha = rev.source_revision_config.repo_commit_sha;
+    } else {
+      this.makeLatest(st, rs);
+      this.runTimeline(st, rs, this.takeTimeline());
+    }
+    return json(200, wireDeployment(st.dep));
+  }
+
+  private getRevision(rawDep: string, rawRev: string): Reply {
+    const [depId, revId] = this.pathIds({ deployment_id: rawDep, revision_id: rawRev }) as [
+      string,
+      string,
+    ];
+    const st = this.state(depId);
+    if (!st) return detail(404, `Deployment ID ${depId} not found.`);
+    const rs = st.revs.get(revId);
+    if (!rs) return detail(404, `Revision ID ${revId} not found.`);
+    return json(200, rs.rev);
+  }
+
+  private listRepos(kind: 'codehost' | 'forge', rawId: string): Reply {
+    const [id] = this.pathIds({ integration_id: rawId }) as [string];
+    const list = this.repos.get(`${kind}:${id}`);
+    if (!list) return detail(404, `Integration ID ${id} not found.`);
+    return json(200, list);
+  }
+
+  private findListener(id: string): Listener | undefined {
+    const n = normUuid(id) ?? id;
+    return this.listeners.find((l) => l.id.toLowerCase() === n);
+  }
+
+  private listListeners(q: Record<string, string>): Reply {
+    const pg = this.pageParams(q);
+    return this.page(this.listeners, pg.limit, pg.offset, (l) => l);
+  }
+
+  private getListener(rawId: string): Reply {
+    const [id] = this.pathIds({ listener_id: rawId }) as [string];
+    const l = this.findListener(id);
+    return l ? json(200, l) : detail(404, `Listener ID ${id} not found.`);
+  }
+
+  private patchToken(tokenId: string, ctx: Ctx): Reply {
+    const body = this.parseBody<{
+      provider_account_label?: string | null;
+      is_default?: boolean | null;
+    }>(ctx, vTokenUpdate);
+    const entry = this.tokens.get(tokenId);
+    if (!entry) return detail(404, `Token ID ${tokenId} not found.`);
+    if (!entry.owned) return detail(403, 'Only the token owner may update this token.');
+    const t = entry.token;
+    if (body.provider_account_label != null) t.provider_account_label = body.provider_account_label;
+    if (body.is_default != null) {
+      // One default per provider: making this one default clears the others.
+      if (body.is_default) {
+        for (const o of this.tokens.values()) {
+          if (o.token.provider_id === t.provider_id) o.token.is_default = false;
+        }
+      }
+      t.is_default = body.is_default;
+    }
+    t.updated_at = isoTime();
+    return json(200, t);
+  }
+}
+
+function matchPath(pattern: string | RegExp | undefined, path: string): boolean {
+  if (pattern === undefined) return true;
+  if (typeof pattern === 'string') return pattern === path;
+  pattern.lastIndex = 0;
+  return pattern.test(path);
+}
