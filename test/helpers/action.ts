@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const DIST = resolve(import.meta.dirname, '../../dist/index.js');
+/** The bundle under test; AGENT_DEPLOY_DIST points at another build (e.g. one in a temporary folder). */
+export const DIST =
+  process.env.AGENT_DEPLOY_DIST ?? resolve(import.meta.dirname, '../../dist/index.js');
 
 export interface ActionRun {
   code: number | null;

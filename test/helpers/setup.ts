@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { Simulator } from '../simulator/server.ts';
+
+export const INTEGRATION = '11111111-1111-4111-8111-111111111111';
+export const API_KEY = 'test-api-key';
+
+/** One simulator per test file, emptied before each test. */
+export function useSimulator(): { sim: Simulator } {
+  const holder = {} as { sim: Simulator };
+  beforeAll(async () => {
+    holder.sim = await Simulator.start({ apiKey: API_KEY });
+  });
+  beforeEach(() => holder.sim.reset());
+  afterAll(() => holder.sim.close());
+  return holder;
+}
+
+/** The inputs every deploy needs, for the simulator in `sim`. */
+export function baseInputs(
+  sim: Simulator,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'base-url': sim.url,
+    'api-key': API_KEY,
+    'poll-interval': '1s',
+    timeout: '30s',
+    ...extra,
+  };
+}
