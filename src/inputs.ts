@@ -198,7 +198,7 @@ function checkCombinations(s: Settings): void {
     if (s.providerAccountLabel === undefined && s.isDefault === undefined) {
       throw new InputError(
         'provider-account-label',
-        "or 'is-default' is required for command 'token-metadata': give at least one of them.",
+        "and 'is-default' are both missing; command 'token-metadata' needs at least one of them.",
       );
     }
   }
@@ -236,11 +236,14 @@ const required = (name: string) =>
   });
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { message: `must be one of ${values.join(', ')}.` });
+  z.enum(values, {
+    error: (issue) => `${shown(issue.input)} is not one of ${values.join(', ')}; use one of them.`,
+  });
 
-const uuid = z
-  .string()
-  .regex(UUID, { message: 'is not a uuid; use the form 123e4567-e89b-42d3-a456-426614174000.' });
+const uuid = z.string().regex(UUID, {
+  error: (issue) =>
+    `${shown(issue.input)} is not a uuid; use the form 123e4567-e89b-42d3-a456-426614174000.`,
+});
 
 const bool = z.string().transform((v, ctx) => {
   const lower = v.toLowerCase();
@@ -248,14 +251,14 @@ const bool = z.string().transform((v, ctx) => {
   if (lower === 'false') return false;
   ctx.addIssue({
     code: 'custom',
-    message: `${JSON.stringify(cut(v))} is not a boolean; use true or false.`,
+    message: `${shown(v)} is not a boolean; use true or false.`,
   });
   return z.NEVER;
 });
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000 };
 const duration = z.string().transform((v, ctx) => {
-  const problem = `${JSON.stringify(cut(v))} is not a duration; use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m.`;
+  const problem = `${shown(v)} is not a duration; use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m.`;
   let ms = 0;
   if (/^\d+$/.test(v)) ms = Number(v) * 1000;
   else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(v)) {
@@ -282,7 +285,7 @@ const serviceUrl = z.string().transform((v, ctx) => {
   } catch {
     ctx.addIssue({
       code: 'custom',
-      message: `${JSON.stringify(cut(v))} is not a URL; use the service's base URL, e.g. https://api.example.com.`,
+      message: `${shown(v)} is not a URL; use the service's base URL, e.g. https://api.example.com.`,
     });
     return z.NEVER;
   }
@@ -307,10 +310,11 @@ const serviceUrl = z.string().transform((v, ctx) => {
 
 // --- structured inputs ----------------------------------------------------------------------------
 
-/** `NAME=value` lines (value may hold '='; blank lines and # comments skipped) or a JSON object. */
+/** `NAME=value` lines (value may hold '='; spaces around both trimmed; blank lines and # comments skipped) or a JSON object. */
 export function parseSecrets(raw: string | undefined): Secret[] | undefined {
   if (raw === undefined) return undefined;
-  const pairs: [string, string][] = [];
+  // [name, value, where the name came from: a JSON key is shown, a line only by its number]
+  const pairs: [string, string, string][] = [];
   if (raw.startsWith('{')) {
     let json: unknown;
     try {
@@ -327,7 +331,7 @@ export function parseSecrets(raw: string | undefined): Secret[] | undefined {
         'secrets',
         'JSON must be an object of string values: {"NAME": "value"}.',
       );
-    pairs.push(...Object.entries(obj.data));
+    for (const [name, value] of Object.entries(obj.data)) pairs.push([name, value, shown(name)]);
   } else {
     raw.split(/\r?\n/).forEach((line, i) => {
       const trimmed = line.trim();
@@ -336,17 +340,22 @@ export function parseSecrets(raw: string | undefined): Secret[] | undefined {
       if (eq <= 0)
         throw new InputError(
           'secrets',
-          `line ${i + 1} is not NAME=value; write one NAME=value per line.`,
+          `line ${i + 1} is not NAME=value; write one NAME=value per line (for a value of several lines, use the JSON form {"NAME": "value"}).`,
         );
-      pairs.push([trimmed.slice(0, eq).trim(), trimmed.slice(eq + 1)]);
+      // The text before '=' may be a stray piece of a value: it is named by its line, never shown.
+      pairs.push([
+        trimmed.slice(0, eq).trim(),
+        trimmed.slice(eq + 1).trim(),
+        `the name on line ${i + 1}`,
+      ]);
     });
   }
   const seen = new Set<string>();
-  for (const [name] of pairs) {
+  for (const [name, , where] of pairs) {
     if (!ENV_NAME.test(name)) {
       throw new InputError(
         'secrets',
-        `${JSON.stringify(cut(name))} is not a valid environment variable name; use letters, digits and _, not starting with a digit.`,
+        `${where} is not a valid environment variable name; use letters, digits and _, not starting with a digit.`,
       );
     }
     if (seen.has(name))
@@ -399,7 +408,7 @@ export function parseSecretReferences(raw: string | undefined): SecretReference[
     if (!ENV_NAME.test(name))
       throw new InputError(
         input,
-        `${JSON.stringify(cut(name))} is not a valid environment variable name.`,
+        `${shown(name)} is not a valid environment variable name; use letters, digits and _, not starting with a digit.`,
       );
     if (seen.has(name)) throw new InputError(input, `${name} is given twice; give each name once.`);
     seen.add(name);
@@ -472,6 +481,13 @@ function defaultRef(env: NodeJS.ProcessEnv): string | undefined {
   return env.GITHUB_REF_NAME || undefined;
 }
 
-function cut(v: string): string {
-  return v.length > 40 ? `${v.slice(0, 40)}…` : v;
+/**
+ * A value as an error message may quote it: whole, or not at all. A cut one would get past masking, which matches
+ * whole values only (a secret pasted into the wrong input must not leak its first characters).
+ */
+function shown(value: unknown): string {
+  const v = String(value);
+  return v.length <= 40 && !/[\r\n]/.test(v)
+    ? JSON.stringify(v)
+    : `the value (${v.length} characters)`;
 }

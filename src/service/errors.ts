@@ -16,7 +16,7 @@ export class HttpError extends DeployError {
     retryAfterMs?: number,
   ) {
     super(
-      `${method} ${path} failed: HTTP ${status}${serverMessage ? ` ${serverMessage}` : ''}${hintFor(status)}`,
+      `${method} ${path} failed: HTTP ${status}${serverMessage ? ` ${serverMessage.replace(/[.\s]+$/, '')}` : ''}${hintFor(status)}`,
     );
     this.status = status;
     this.retryAfterMs = retryAfterMs;
@@ -53,17 +53,19 @@ export class CancelledError extends DeployError {
 
 function hintFor(status: number): string {
   switch (status) {
+    case 400:
+      return '. The service rejected the request: check the inputs it names.';
     case 401:
     case 403:
       return '. Check that api-key is valid and, with several tenants, that tenant-id names the tenant that owns the resource.';
     case 404:
       return '. Check the id: it does not exist for this key and tenant.';
     case 409:
-      return '. The name is already taken: pick another name or set deployment-id.';
+      return '. The service reports a conflicting change: re-run the job; for a name that is taken, pick another name or set deployment-id.';
     case 422:
       return '. The service rejected the request body: fix the inputs named above.';
     case 429:
-      return '. Rate limited: the action retried within its deadline; try again later or raise timeout.';
+      return '. Rate limited: try again later; reads wait out Retry-After within timeout.';
     default:
       return status >= 500 ? '. The service failed: retry the job later.' : '';
   }

@@ -3,6 +3,7 @@ import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import { Redactor } from '../redact.ts';
 import { CancelledError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { ErrorBody } from './schemas.ts';
 
@@ -42,6 +43,8 @@ const MAX_ATTEMPTS = 6;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 const MESSAGE_LIMIT = 300;
+/** How long a write in flight may still take once the job is cancelled (the runner sends SIGTERM 7.5 s after SIGINT). */
+const WRITE_GRACE_MS = 5000;
 
 /** http.request takes an AbortSignal; the client has no per-request hook for it but this one. */
 class SignalHandler implements RequestHandler {
@@ -74,7 +77,8 @@ export class ServiceHttp {
       keepAlive: true,
       allowRedirects: false,
       allowRetries: false,
-      socketTimeout: settings.requestTimeoutMs,
+      // A backstop only: the per-request AbortSignal below is the limit, and names it in the message.
+      socketTimeout: settings.requestTimeoutMs + 1000,
     });
     this.headers = {
       'x-api-key': settings.apiKey,
@@ -93,12 +97,14 @@ export class ServiceHttp {
       let failure: HttpError | NetworkError;
       try {
         const { status, headers, text } = await this.once(call);
-        if (status >= 200 && status < 300) return parseBody(label, headers, text, call.schema);
+        const shown = () => this.scrub(call, text);
+        if (status >= 200 && status < 300)
+          return parseBody(label, headers, text, shown, call.schema);
         failure = new HttpError(
           call.method,
           call.path,
           status,
-          serverMessage(text),
+          serverMessage(shown()),
           retryAfterMs(headers),
         );
       } catch (error) {
@@ -112,6 +118,21 @@ export class ServiceHttp {
       );
       await sleep(delay, this.clock.signal);
     }
+  }
+
+  /**
+   * The server's text without what this request carried that must never be shown: the key, and the secret values
+   * of its body (a server or proxy may echo the request). Done before the text is cut, so no piece of one survives.
+   */
+  private scrub(call: Call<unknown>, text: string): string {
+    const redactor = new Redactor();
+    redactor.add(this.settings.apiKey);
+    const secrets = (call.body as { secrets?: unknown } | undefined)?.secrets;
+    if (Array.isArray(secrets)) {
+      for (const secret of secrets as { value?: unknown }[])
+        if (typeof secret.value === 'string') redactor.add(secret.value);
+    }
+    return redactor.redact(text);
   }
 
   /** Milliseconds to wait before the next attempt, or undefined to give up. */
@@ -144,7 +165,9 @@ export class ServiceHttp {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     const timeLimit = AbortSignal.timeout(this.settings.requestTimeoutMs);
-    const signal = AbortSignal.any([this.clock.signal, timeLimit]);
+    // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
+    const cancel = call.retry === 'write' ? delayed(this.clock.signal, WRITE_GRACE_MS) : undefined;
+    const signal = AbortSignal.any([cancel?.signal ?? this.clock.signal, timeLimit]);
     this.signalHandler.signal = signal;
     const data = call.body === undefined ? null : JSON.stringify(call.body);
     const headers =
@@ -182,6 +205,7 @@ export class ServiceHttp {
       );
     } finally {
       this.signalHandler.signal = undefined;
+      cancel?.dispose();
     }
   }
 }
@@ -210,6 +234,7 @@ function parseBody<T>(
   label: string,
   headers: IncomingMessage['headers'],
   text: string,
+  shown: () => string,
   schema: z.ZodType<T>,
 ): T {
   let json: unknown;
@@ -218,7 +243,7 @@ function parseBody<T>(
   } catch {
     const type = headers['content-type'] ?? 'no content type';
     throw new ResponseError(
-      `${label} answered with a body that is not JSON (${type}): ${JSON.stringify(cut(text, 80))}. Check base-url: it must point at the service's API.`,
+      `${label} answered with a body that is not JSON (${type}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
     );
   }
   const result = schema.safeParse(json);
@@ -259,6 +284,24 @@ function describe(failure: HttpError | NetworkError): string {
 
 function cut(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+/** A signal that aborts `ms` after `signal` does. */
+function delayed(signal: AbortSignal, ms: number): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    timer = setTimeout(() => controller.abort(signal.reason), ms);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Resolves after ms, or rejects with CancelledError when the job is cancelled. */

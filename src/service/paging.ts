@@ -5,7 +5,7 @@ export const PAGE_LIMIT = 100;
 const MAX_PAGES = 1000;
 
 /**
- * Every resource of a paged listing, page by page. Ends at the first page shorter than the limit.
+ * Every resource of a paged listing, page by page, each once. Ends at the first page shorter than the limit.
  * A listing that does not advance (same offset back, or a page of ids already seen) is an error, not a loop.
  */
 export async function* allPages<T extends { id: string }>(
@@ -22,6 +22,8 @@ export async function* allPages<T extends { id: string }>(
       );
     }
     for (const resource of resources) {
+      // A resource created meanwhile shifts the listing: the last one of a page comes again on the next.
+      if (seen.has(resource.id)) continue;
       seen.add(resource.id);
       yield resource;
     }
