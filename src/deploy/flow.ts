@@ -1,7 +1,7 @@
 import type { Settings } from '../inputs.ts';
 import type { Logger } from '../logger.ts';
 import type { RunClock, ServiceClient } from '../service/client.ts';
-import { DeployError, HttpError, NetworkError } from '../service/errors.ts';
+import { CancelledError, DeployError, HttpError, NetworkError } from '../service/errors.ts';
 import type { CreateDeploymentBody, Deployment, PatchDeploymentBody } from '../service/schemas.ts';
 import { findByName, findTarget } from './lookup.ts';
 import type { Plan, Result, RunReport } from './report.ts';
@@ -174,7 +174,9 @@ async function afterWrite(
   report.deployment = (await client.getDeployment(written.id)) ?? written;
   if (outcome === 'failed' && settings.rollbackOnFailure) return rollback(flow, revisionId);
   if (outcome === 'timed-out' && settings.rollbackOnFailure) {
-    report.notes.push('No rollback: the revision timed out and may still go live on the service.');
+    report.notes.push(
+      `No rollback: revision ${revisionId} timed out, not failed, and may still go live on the service; a rollback now would race it.${report.previousRevisionId ? ` To go back, run command: redeploy with revision-id: ${report.previousRevisionId}.` : ''}`,
+    );
   }
   settle(report, outcome, settings.allowSkipped);
 }
@@ -196,45 +198,81 @@ function waitFor(flow: Flow, deploymentId: string, revisionId: string): Promise<
   );
 }
 
-/** Puts back the revision that was active before this run, waits for it, and still fails the run. */
+/**
+ * Puts back the revision that was active before this run, waits for it, and still fails the run. The outputs and
+ * the summary stay about the revision this run wrote; the rollback is reported beside it.
+ */
 async function rollback(flow: Flow, failedRevisionId: string): Promise<void> {
   const { client, report, log, clock, settings } = flow;
   const previous = report.previousRevisionId;
-  const failedStatus = report.revision?.status;
+  const failedStatus = report.revision?.status ?? 'unknown';
   if (!previous || previous === failedRevisionId) {
-    report.notes.push('No rollback: no other revision was active before this run.');
+    report.notes.push(
+      'No rollback: no other revision was active before this run, so there is nothing to go back to.',
+    );
     return settle(report, 'failed', false);
   }
   const deploymentId = report.deployment!.id;
   report.phase = 'rollback';
   log.info(
-    `Revision ${failedRevisionId} ended ${failedStatus}; rolling back to revision ${previous}`,
+    `Revision ${failedRevisionId} ended ${failedStatus}; rolling back to revision ${previous}, the one active before this run.`,
   );
+  const kept = {
+    revision: report.revision,
+    timeline: [...report.timeline],
+    waitStarted: report.waitStarted,
+    waitEnded: report.waitEnded,
+  };
   // The rollback gets a wait window of its own: the failed revision may have used up the first one.
   clock.deadline = Date.now() + settings.timeoutMs;
-  const failedRevision = report.revision;
-  const failedTimeline = [...report.timeline];
-  const after = await client.redeployRevision(deploymentId, previous);
-  const rollbackRevisionId = after.latest_revision_id ?? previous;
-  const outcome = await waitFor(flow, deploymentId, rollbackRevisionId);
-  report.rollback = {
-    revisionId: rollbackRevisionId,
-    status: report.revision?.status,
-    ok: outcome === 'deployed',
-  };
-  // The outputs and the summary stay about the revision this run created.
-  report.revision = failedRevision;
-  report.timeline = failedTimeline;
-  report.deployment = (await client.getDeployment(deploymentId)) ?? after;
-  report.result = report.rollback.ok ? 'rolled-back' : 'failed';
-  report.ok = false;
-  report.failure = {
-    phase: 'wait',
-    message: report.rollback.ok
-      ? `Revision ${failedRevisionId} ended ${failedStatus}; rolled back to revision ${previous}, which is DEPLOYED again.`
-      : `Revision ${failedRevisionId} ended ${failedStatus}, and the rollback to revision ${previous} ended ${report.rollback.status ?? 'unknown'}.`,
-    next: nextStep(failedStatus ?? ''),
-  };
+  let rollbackRevisionId = previous;
+  let outcome: Outcome | undefined;
+  let rollbackStatus: string | undefined;
+  let problem: string | undefined;
+  try {
+    const after = await client.redeployRevision(deploymentId, previous);
+    rollbackRevisionId = after.latest_revision_id ?? previous;
+    // While waiting, the log names the revision waited on.
+    report.revisionId = rollbackRevisionId;
+    outcome = await waitFor(flow, deploymentId, rollbackRevisionId);
+    rollbackStatus = report.revision?.status;
+  } catch (error) {
+    if (error instanceof CancelledError || clock.signal.aborted) throw error;
+    problem = (error as Error).message;
+  } finally {
+    report.revisionId = failedRevisionId;
+    report.revision = kept.revision;
+    report.timeline = kept.timeline;
+    report.waitStarted = kept.waitStarted;
+    report.waitEnded = kept.waitEnded;
+  }
+  const ok = outcome === 'deployed';
+  report.rollback = { revisionId: rollbackRevisionId, status: rollbackStatus, ok };
+  report.deployment =
+    (await client.getDeployment(deploymentId).catch(() => undefined)) ?? report.deployment;
+  const target =
+    rollbackRevisionId === previous
+      ? `revision ${previous}`
+      : `revision ${previous} (redeployed as ${rollbackRevisionId})`;
+  const rollbackEnd = problem
+    ? `failed: ${problem}`
+    : outcome === 'timed-out'
+      ? `was still ${rollbackStatus ?? 'unknown'} when the timeout ran out`
+      : `ended ${rollbackStatus ?? 'unknown'}`;
+  const { phase, next } = diagnose(failedStatus);
+  fail(
+    report,
+    ok ? 'rolled-back' : 'failed',
+    ok
+      ? `Revision ${failedRevisionId} ended ${failedStatus}; rolled back to ${target}, which is DEPLOYED again.`
+      : `Revision ${failedRevisionId} ended ${failedStatus}, and the rollback to ${target} ${rollbackEnd}.`,
+    {
+      phase,
+      next: ok
+        ? next
+        : `${next} The rollback did not finish: check which revision is live in the service.`,
+    },
+  );
 }
 
 function settle(report: RunReport, outcome: Outcome, allowSkipped: boolean): void {
@@ -248,37 +286,56 @@ function settle(report: RunReport, outcome: Outcome, allowSkipped: boolean): voi
         report,
         'skipped',
         `Revision ${report.revisionId} was SKIPPED by the service; set allow-skipped: true if that is fine.`,
-        'A skipped revision is usually superseded by a newer one; check the deployment in the service.',
+        {
+          phase: 'wait',
+          next: 'A skipped revision is usually superseded by a newer one; check the deployment in the service.',
+        },
       );
     case 'failed':
       return fail(
         report,
         'failed',
         `Revision ${report.revisionId} ended ${status}.`,
-        nextStep(status),
+        diagnose(status),
       );
     case 'timed-out':
       return fail(
         report,
         'timed-out',
         `Revision ${report.revisionId} was still ${status} when the timeout ran out.`,
-        'The revision keeps going on the service: raise timeout if builds take this long, or check the service for a stuck queue.',
+        {
+          phase: 'wait',
+          next: 'The revision keeps going on the service: raise timeout if builds take this long, or check the service for a stuck queue.',
+        },
       );
   }
 }
 
-function nextStep(status: string): string {
+/** Where a failed revision broke, and what to look at next. */
+function diagnose(status: string): { phase: string; next: string } {
   switch (status) {
     case 'BUILD_FAILED':
-      return "The build failed: read the revision's build log in the service; check install-command, build-command and graph-config-path.";
+      return {
+        phase: 'build',
+        next: "Read the revision's build log in the service; check install-command, build-command and graph-config-path.",
+      };
     case 'DEPLOY_FAILED':
-      return "The image built but did not start: read the revision's deploy log; check secrets, resource-spec and the app's start-up.";
+      return {
+        phase: 'deploy',
+        next: "The image built but did not start: read the revision's deploy log; check secrets, resource-spec and the app's start-up.",
+      };
     case 'CREATE_FAILED':
-      return 'The service could not set the revision up: check the repository access, the ref and the source configuration.';
+      return {
+        phase: 'revision set-up',
+        next: 'The service could not set the revision up: check the repository access, the ref and the source configuration.',
+      };
     case 'INTERRUPTED':
-      return 'The revision was interrupted, often by a newer revision of the same deployment: re-run the job if it should be live.';
+      return {
+        phase: 'deploy (interrupted)',
+        next: 'The revision was interrupted, often by a newer revision of the same deployment: re-run the job if it should be live.',
+      };
     default:
-      return 'Check the revision in the service.';
+      return { phase: 'wait', next: 'Check the revision in the service.' };
   }
 }
 
@@ -317,8 +374,20 @@ async function tokenMetadata(flow: Flow): Promise<void> {
       changes: Object.keys(body),
     });
   report.phase = 'token-metadata';
-  const token = await client.updateTokenMetadata(settings.tokenId!, body);
-  log.info(`Token ${token.id}: ${Object.keys(body).join(', ')} updated`);
+  const token = await client
+    .updateTokenMetadata(settings.tokenId!, body)
+    .catch((error: unknown) => {
+      // The generic 403 hint is about the key and tenant; here the usual cause is ownership.
+      if (error instanceof HttpError && error.status === 403) {
+        throw new DeployError(
+          `${error.message} Only the owner of token ${settings.tokenId} may change its metadata: use an api-key of the token's owner.`,
+        );
+      }
+      throw error;
+    });
+  const changes = Object.entries(body).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
+  log.info(`Token ${token.id} updated: ${changes.join(', ')}`);
+  report.notes.push(`Token ${token.id} updated: ${changes.join(', ')}.`);
   finish(report, 'updated');
 }
 
@@ -346,10 +415,15 @@ function finish(report: RunReport, result: Result): void {
   report.ok = true;
 }
 
-function fail(report: RunReport, result: Result, message: string, next: string): void {
+function fail(
+  report: RunReport,
+  result: Result,
+  message: string,
+  where: { phase: string; next: string },
+): void {
   report.result = result;
   report.ok = false;
-  report.failure = { phase: report.phase ?? 'wait', message, next };
+  report.failure = { ...where, message };
 }
 
 /** The request as it would be sent, secret values replaced. */

@@ -26,14 +26,15 @@ function mutableSourceConfig(s: Settings): SourceConfigRequest {
   });
 }
 
+/** `source` is what the revision is built from: on PATCH, revision-source when given, else the deployment's. */
 function revisionConfig(
   s: Settings,
   source: string,
   ref: string | undefined,
 ): SourceRevisionConfigRequest {
-  const builds = source === 'codehost' || s.revisionSource === 'codehost';
   return given({
-    repo_ref: builds ? ref : undefined,
+    // Only a revision built from the repository has a ref.
+    repo_ref: source === 'codehost' ? ref : undefined,
     graph_config_path: s.graphConfigPath,
     image_uri: s.imageUri,
     source_tarball_path: s.sourceTarballPath,
@@ -84,25 +85,26 @@ export function patchBody(
   listener: Listener | undefined,
 ): PatchDeploymentBody {
   const cfg = existing.source_config;
-  const fixed: [string, string | undefined, string | null | undefined][] = [
-    ['repo-url', s.repoUrl, cfg.repo_url],
-    ['integration-id', s.integrationId, cfg.integration_id],
-    ['deployment-type', s.deploymentType, cfg.deployment_type],
-    ['listener', listener?.id, cfg.listener_id],
-    ['k8s-namespace', s.k8sNamespace, cfg.listener_config?.k8s_namespace],
+  // [input, value compared, how the user wrote it, value on the service]
+  const fixed: [string, string | undefined, string | undefined, string | null | undefined][] = [
+    ['repo-url', s.repoUrl, s.repoUrl, cfg.repo_url],
+    ['integration-id', s.integrationId, s.integrationId, cfg.integration_id],
+    ['deployment-type', s.deploymentType, s.deploymentType, cfg.deployment_type],
+    ['listener', listener?.id, s.listener, cfg.listener_id],
+    ['k8s-namespace', s.k8sNamespace, s.k8sNamespace, cfg.listener_config?.k8s_namespace],
   ];
-  for (const [input, want, have] of fixed) {
-    if (want !== undefined && have != null && want.toLowerCase() !== have.toLowerCase()) {
-      throw new DeployError(
-        `${input} is '${want}' but deployment '${existing.name}' has '${have}', and it cannot change after creation. Remove the input or use another deployment name.`,
-      );
-    }
+  for (const [input, want, written, have] of fixed) {
+    if (want === undefined || want.toLowerCase() === have?.toLowerCase()) continue;
+    // Sending it would be ignored or refused: these fields cannot change (PATCH) once created.
+    throw new DeployError(
+      `${input} is '${written}' but deployment '${existing.name}' has ${have == null ? 'none' : `'${have}'`}, and it cannot change after creation. Remove the input or use another deployment name; nothing was written.`,
+    );
   }
   const sourceConfig = mutableSourceConfig(s);
   const body: PatchDeploymentBody = given({
     revision_source: s.revisionSource,
     source_config: Object.keys(sourceConfig).length ? sourceConfig : undefined,
-    source_revision_config: revisionConfig(s, existing.source, s.repoRef),
+    source_revision_config: revisionConfig(s, s.revisionSource ?? existing.source, s.repoRef),
     secrets: s.secrets,
     secret_references: s.secretReferences,
   });

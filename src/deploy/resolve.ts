@@ -7,34 +7,42 @@ import type { Listener, Repository } from '../service/schemas.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 10;
 
-/** The integration's listed repository for GITHUB_REPOSITORY (owner and name compared case-insensitively). */
+/**
+ * The integration's listed repository: the one whose url is repo-url when that is given, else the one for
+ * GITHUB_REPOSITORY (owner and name compared case-insensitively).
+ */
 export async function resolveRepository(
   client: ServiceClient,
   settings: Settings,
 ): Promise<Repository> {
-  const { integrationId, integrationKind, repository } = settings;
+  const { integrationId, integrationKind, repository, repoUrl } = settings;
   if (!integrationId) {
     throw new DeployError(
-      'integration-id is required to create a codehost deployment: give the uuid of the code-hosting integration.',
+      `'${settings.name}' does not exist yet, and integration-id is required to create a codehost deployment: give the uuid of the code-hosting integration.`,
     );
   }
-  if (!repository) {
+  if (!repoUrl && !repository) {
     throw new DeployError(
       'repo-url is required outside GitHub Actions (GITHUB_REPOSITORY is not set): give the repository URL.',
     );
   }
   const repos = await client.listRepositories(integrationKind, integrationId);
-  const want = `${repository.owner}/${repository.name}`.toLowerCase();
-  const found = repos.find((r) => `${r.owner}/${r.name}`.toLowerCase() === want);
+  const want = repoUrl ?? `${repository!.owner}/${repository!.name}`;
+  const found = repos.find((r) =>
+    repoUrl ? sameUrl(r.url, repoUrl) : `${r.owner}/${r.name}`.toLowerCase() === want.toLowerCase(),
+  );
   if (found) return found;
-  const visible = repos.slice(0, SHOWN).map((r) => `${r.owner}/${r.name}`);
-  const more = repos.length > SHOWN ? ` and ${repos.length - SHOWN} more` : '';
   throw new DeployError(
-    `Repository ${repository.owner}/${repository.name} is not among the ${repos.length} repositories integration ${integrationId} (${integrationKind}) can see${visible.length ? `: ${visible.join(', ')}${more}` : ''}. Grant the integration access to ${repository.owner}/${repository.name}, or set repo-url.`,
+    `Repository ${want} is not among the repositories integration ${integrationId} (integration-kind ${integrationKind}) can see: ${shown(
+      repos.map((r) => `${r.owner}/${r.name}`),
+    )}. Grant the integration access to ${want} in the code host's settings${repoUrl ? ', or fix repo-url' : ', or set repo-url'}.`,
   );
 }
 
-/** A listener by uuid (read directly) or by compute_id (searched over all pages), with the namespace checked. */
+/**
+ * A listener by uuid (GET one) or by compute_id (searched over every page), with the namespace checked. Each
+ * mismatch is an error before any write that lists what exists.
+ */
 export async function resolveListener(
   client: ServiceClient,
   ref: string,
@@ -45,27 +53,22 @@ export async function resolveListener(
     try {
       listener = await client.getListener(ref);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 404) {
-        throw new DeployError(
-          `listener ${ref} does not exist; check the uuid, or give the listener's compute_id instead.`,
-        );
-      }
-      throw error;
+      if (!(error instanceof HttpError && error.status === 404)) throw error;
     }
-  } else {
-    const computeIds: string[] = [];
-    for await (const l of allPages('GET /v2/listeners', (offset, limit) =>
-      client.listListeners({ offset, limit }),
-    )) {
-      if (l.compute_id === ref) listener = l;
-      computeIds.push(l.compute_id);
-    }
-    if (!listener) {
-      const shown = computeIds.slice(0, SHOWN).join(', ') || 'none';
-      throw new DeployError(
-        `No listener has compute_id '${ref}'. Listeners: ${shown}${computeIds.length > SHOWN ? ', …' : ''}. Fix listener (a uuid or a compute_id).`,
-      );
-    }
+  }
+  // Not a uuid, or no listener has that id: a compute_id may look like a uuid too.
+  let all: Listener[] | undefined;
+  if (!listener) {
+    all = await listListeners(client);
+    listener = all.find((l) => l.compute_id === ref);
+  }
+  if (!listener) {
+    const kind = UUID.test(ref) ? 'id or compute_id' : 'compute_id';
+    throw new DeployError(
+      `No listener has the ${kind} '${ref}'. Listeners (compute_id: id): ${shown(
+        all!.map((l) => `${l.compute_id}: ${l.id}`),
+      )}. Fix listener (a uuid or a compute_id); nothing was written.`,
+    );
   }
   const allowed = listener.compute_config.k8s_namespaces;
   if (namespace && allowed && !allowed.includes(namespace)) {
@@ -74,4 +77,29 @@ export async function resolveListener(
     );
   }
   return listener;
+}
+
+async function listListeners(client: ServiceClient): Promise<Listener[]> {
+  const all: Listener[] = [];
+  for await (const l of allPages('GET /v2/listeners', (offset, limit) =>
+    client.listListeners({ offset, limit }),
+  ))
+    all.push(l);
+  return all;
+}
+
+/** Up to SHOWN items, then how many were left out. */
+function shown(items: string[]): string {
+  if (items.length === 0) return 'none';
+  const more = items.length > SHOWN ? ` and ${items.length - SHOWN} more` : '';
+  return `${items.slice(0, SHOWN).join(', ')}${more}`;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) =>
+    u
+      .trim()
+      .toLowerCase()
+      .replace(/(\.git)?\/*$/, '');
+  return norm(a) === norm(b);
 }

@@ -31,6 +31,11 @@ const int = z.number().int().nullish();
 const looseObject = z.record(z.string(), z.unknown()).nullish();
 const stringArray = z.array(z.string()).nullish();
 
+// Kubernetes quantities are strings on the wire; YAML's `cpu: 1` is a number, so it is taken and sent as "1".
+const quantities = z
+  .record(z.string(), z.union([z.string(), z.number().transform(String)]))
+  .nullish();
+
 export const VolumeMount = z.strictObject({
   name: z.string(),
   mountPath: z.string(),
@@ -50,12 +55,7 @@ export const Container = z.strictObject({
   args: stringArray,
   env: z.array(z.strictObject({ name: z.string(), value: str, valueFrom: looseObject })).nullish(),
   envFrom: z.array(z.record(z.string(), z.unknown())).nullish(),
-  resources: z
-    .strictObject({
-      limits: z.record(z.string(), z.string()).nullish(),
-      requests: z.record(z.string(), z.string()).nullish(),
-    })
-    .nullish(),
+  resources: z.strictObject({ limits: quantities, requests: quantities }).nullish(),
   volumeMounts: z.array(VolumeMount).nullish(),
   securityContext: looseObject,
 });

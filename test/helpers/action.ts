@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** The bundle under test; AGENT_DEPLOY_DIST points at another build (e.g. one in a temporary folder). */
-export const DIST =
-  process.env.AGENT_DEPLOY_DIST ?? resolve(import.meta.dirname, '../../dist/index.js');
+export const DIST = resolve(
+  process.env.AGENT_DEPLOY_DIST ?? resolve(import.meta.dirname, '../../dist/index.js'),
+);
 
 export interface ActionRun {
   code: number | null;
@@ -25,6 +26,8 @@ export interface RunOptions {
   /** Called once the child has started, e.g. to send it a signal later. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
   timeoutMs?: number;
+  /** Files to write into the workspace (GITHUB_WORKSPACE, also the cwd) before the start: relative path → content. */
+  files?: Record<string, string>;
 }
 
 /** Runs the bundled action as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
@@ -36,6 +39,11 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
   writeFileSync(eventFile, JSON.stringify(options.event ?? {}));
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
@@ -72,13 +80,17 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
   const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
   clearTimeout(killer);
+  const ms = Date.now() - started;
+  const outputs = parseOutputs(readFileSync(outputFile, 'utf8'));
+  const summary = readFileSync(summaryFile, 'utf8');
+  rmSync(dir, { recursive: true, force: true });
   return {
     code,
     stdout,
     stderr,
-    outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
-    summary: readFileSync(summaryFile, 'utf8'),
-    ms: Date.now() - started,
+    outputs,
+    summary,
+    ms,
     errors: stdout
       .split('\n')
       .filter((l) => l.startsWith('::error'))
