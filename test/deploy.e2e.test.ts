@@ -112,7 +112,7 @@ describe('deploy', () => {
     expect(run.outputs['revision-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(run.errors.join('\n')).toContain('BUILD_FAILED');
     expect(run.summary).toContain('BUILD\\_FAILED');
-    expect(run.summary).toMatch(/build log/);
+    expect(run.summary).toContain('Failed in: build. Next: Read the revision');
   });
 
   it('ends no-change, green, without polling, when the PATCH yields no new revision', async () => {
@@ -220,10 +220,11 @@ describe('deploy', () => {
     expect(s).toContain(`| Revision | \`${run.outputs['revision-id']}\` (new) |`);
     expect(s).toContain('| Ref | `main` |');
     expect(s).toContain(`| Commit | \`${run.outputs['commit-sha']}\` |`);
-    const timeline = [...s.matchAll(/^\| `(\w+)` \| \+(\d+\.\d) s \| (\d+\.\d) s \|$/gm)].map(
+    const timeline = [...s.matchAll(/^\| `(\w+)` \| \+(\d+\.\d) s \| (\d+\.\d s|—) \|$/gm)].map(
       (m) => m[1],
     );
     expect(timeline).toEqual(['QUEUED', 'BUILDING', 'DEPLOYING', 'DEPLOYED']);
+    expect(s).toMatch(/^\| `DEPLOYED` \| \+\d+\.\d s \| — \|$/m);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Result, RunReport } from '../deploy/report.ts';
-import { seconds } from '../deploy/wait.ts';
+import { classify, seconds } from '../deploy/wait.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -11,38 +11,73 @@ const HEADLINE: Record<Result, string> = {
   submitted: '🚀 Submitted',
   'rolled-back': '↩️ Rolled back',
   updated: '✅ Updated',
-  planned: '📝 Planned',
+  planned: '📝 Planned (dry run)',
 };
 
+export interface SummaryContext {
+  name?: string;
+  source?: string;
+  ref?: string;
+  image?: string;
+}
+
 /** The job summary as Markdown. Every name and value from the service or the inputs is escaped. */
-export function renderSummary(
-  report: RunReport,
-  context: { name?: string; source?: string; ref?: string; image?: string },
-): string {
-  const d = report.deployment;
+export function renderSummary(report: RunReport, context: SummaryContext): string {
+  return [
+    ...heading(report, context),
+    ...cancelled(report),
+    ...failure(report),
+    ...report.notes.flatMap((note) => [`> ${esc(note)}`, '']),
+    ...resultTable(report, context),
+    ...timeline(report),
+    ...plan(report, context),
+  ].join('\n');
+}
+
+/** The pull request comment: the summary without the timeline, and a link to the run. */
+export function renderComment(report: RunReport, context: SummaryContext, runUrl?: string): string {
+  return [
+    ...heading(report, context),
+    ...cancelled(report),
+    ...failure(report),
+    ...resultTable(report, context),
+    ...plan(report, context),
+    ...(runUrl ? [`[Workflow run](${runUrl})`, ''] : []),
+  ].join('\n');
+}
+
+function heading(report: RunReport, context: SummaryContext): string[] {
   const title = report.cancelled
     ? '⚠️ Cancelled'
     : report.result
       ? HEADLINE[report.result]
       : '❌ Failed';
-  const name = d?.name ?? context.name;
-  const lines: string[] = [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
+  const name = report.deployment?.name ?? context.name;
+  return [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
+}
 
-  if (report.cancelled) {
-    lines.push(
-      report.revisionId
-        ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
-        : 'The job was cancelled before a revision was triggered.',
-      '',
-    );
-  }
-  if (report.failure) {
-    lines.push(`**${esc(report.failure.message)}**`, '');
-    if (report.failure.next)
-      lines.push(`Failed in: ${esc(report.failure.phase)}. Next: ${esc(report.failure.next)}`, '');
-  }
-  for (const note of report.notes) lines.push(`> ${esc(note)}`, '');
+function cancelled(report: RunReport): string[] {
+  if (!report.cancelled) return [];
+  return [
+    report.revisionId
+      ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
+      : 'The job was cancelled before a revision was triggered.',
+    '',
+  ];
+}
 
+function failure(report: RunReport): string[] {
+  const f = report.failure;
+  if (!f) return [];
+  return [
+    `**${esc(f.message)}**`,
+    '',
+    ...(f.next ? [`Failed in: ${esc(f.phase)}. Next: ${esc(f.next)}`, ''] : []),
+  ];
+}
+
+function resultTable(report: RunReport, context: SummaryContext): string[] {
+  const d = report.deployment;
   const rev = report.revision?.source_revision_config;
   const source = d?.source ?? context.source;
   const ref = rev?.repo_ref ?? context.ref;
@@ -70,44 +105,73 @@ export function renderSummary(
     ['Ref', ref && code(ref)],
     ['Image', image && code(image)],
     ['Commit', rev?.repo_commit_sha && code(rev.repo_commit_sha)],
-    ['URL', d?.source_config.custom_url && esc(d.source_config.custom_url)],
+    ['URL', d?.source_config.custom_url && link(d.source_config.custom_url)],
     ['Waited', waited !== undefined && seconds(waited * 1000)],
   ];
-  const shown = rows.filter((r): r is [string, string] => Boolean(r[1]));
-  if (shown.length) {
-    lines.push('| | |', '|---|---|', ...shown.map(([k, v]) => `| ${k} | ${v} |`), '');
-  }
+  const shown = rows
+    .filter((r): r is [string, string] => Boolean(r[1]))
+    .map(([k, v]) => `| ${k} | ${v} |`);
+  if (!shown.length) return [];
+  // The first row doubles as the header: an empty header row renders as a blank band.
+  return [shown[0]!, '|---|---|', ...shown.slice(1), ''];
+}
 
-  if (report.timeline.length) {
-    lines.push('#### Status timeline', '', '| Status | At | Time in status |', '|---|---|---|');
-    const start = report.timeline[0]!.since;
-    for (const entry of report.timeline) {
-      lines.push(
-        `| ${code(entry.status)} | +${seconds(entry.since - start)} | ${seconds(entry.until - entry.since)} |`,
-      );
-    }
-    lines.push('');
-  }
+function timeline(report: RunReport): string[] {
+  if (!report.timeline.length) return [];
+  const start = report.timeline[0]!.since;
+  return [
+    '#### Status timeline',
+    '',
+    '| Status | At | Time in status |',
+    '|---|---|---|',
+    ...report.timeline.map(
+      (entry, i) =>
+        `| ${code(entry.status)} | +${seconds(entry.since - start)} | ${terminal(entry.status, i === report.timeline.length - 1) ? '—' : seconds(entry.until - entry.since)} |`,
+    ),
+    '',
+  ];
+}
 
-  if (report.plan) {
-    const p = report.plan;
-    const what =
-      p.action === 'create'
-        ? 'create the deployment'
-        : p.action === 'redeploy'
-          ? 'redeploy the revision'
-          : 'update the deployment';
-    lines.push(`Dry run: this run would ${what} with \`${p.method} ${esc(p.path)}\`.`, '');
-    if (p.changes.length) lines.push(`Fields set: ${p.changes.map(code).join(', ')}`, '');
-    if (p.body !== undefined)
-      lines.push(
-        '```json',
-        JSON.stringify(p.body, null, 2).replace(/```/g, '`\u200b``'),
-        '```',
-        '',
-      );
+/** What a dry run would have sent; the body's secret values are already replaced. */
+function plan(report: RunReport, context: SummaryContext): string[] {
+  const p = report.plan;
+  if (!p) return [];
+  const name = report.deployment?.name ?? context.name;
+  const target =
+    report.command === 'token-metadata' ? 'the token' : name ? `deployment ${esc(name)}` : 'it';
+  const what =
+    p.action === 'create'
+      ? `create ${target}`
+      : p.action === 'redeploy'
+        ? `redeploy a revision of ${target}`
+        : `update ${target}`;
+  const fields =
+    p.action === 'redeploy'
+      ? ''
+      : p.changes.length
+        ? `, setting ${p.changes.map(code).join(', ')}`
+        : ', setting no field';
+  const lines = [
+    `**Dry run: nothing was written.** This run would ${what} with ${code(`${p.method} ${p.path}`)}${fields}.`,
+    '',
+  ];
+  if (p.body !== undefined) {
+    const json = JSON.stringify(p.body, null, 2);
+    const longest = Math.max(0, ...[...json.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    lines.push(`${fence}json`, json, fence, '');
   }
-  return lines.join('\n');
+  return lines;
+}
+
+/** A status the revision ends in has no time spent in it. */
+function terminal(status: string, last: boolean): boolean {
+  return last && classify(status) !== 'in-progress';
+}
+
+/** A clickable URL when it is one; escaped text otherwise. */
+function link(url: string): string {
+  return /^https?:\/\/[^\s<>]+$/.test(url) ? `<${url.replace(/\|/g, '%7C')}>` : esc(url);
 }
 
 /** Escapes text for a Markdown table cell or paragraph. */

@@ -1,0 +1,64 @@
+import type { Logger } from '../logger.ts';
+
+/** The part of Octokit used here (`octokit.request`), so tests can pass any object that has it. */
+export interface GitHubApi {
+  request(
+    route: string,
+    params?: Record<string, unknown>,
+  ): Promise<{ status: number; data: unknown }>;
+}
+
+/** How long one call may take, and the job's cancellation (absent for the calls made after a cancel). */
+export interface CallLimits {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** One request that must not fail the deploy; `what` and `permission` go into the warning. */
+export interface BestEffortCall {
+  what: string;
+  permission: string;
+  route: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Best effort: the request is made once (never retried), aborted past its time limit or on cancel. A failure
+ * is a warning naming the permission the job needs, and the answer is undefined.
+ */
+export async function bestEffort(
+  api: GitHubApi,
+  log: Logger,
+  call: BestEffortCall,
+  limits: CallLimits,
+): Promise<{ status: number; data: unknown } | undefined> {
+  const timer = AbortSignal.timeout(limits.timeoutMs);
+  const signal = limits.signal ? AbortSignal.any([timer, limits.signal]) : timer;
+  try {
+    return await api.request(call.route, { ...call.params, request: { signal } });
+  } catch (error) {
+    if (limits.signal?.aborted) {
+      log.info(`${call.what}: stopped, the job was cancelled.`);
+      return undefined;
+    }
+    // Octokit gives network errors status 500 too; only an answer has a response.
+    const answered = (error as { response?: unknown }).response !== undefined;
+    const status = answered ? (error as { status?: unknown }).status : undefined;
+    const detail = timer.aborted
+      ? `no answer within ${Math.round(limits.timeoutMs / 100) / 10} s`
+      : `${answered ? `${String(status)} ` : ''}${messageOf(error)}`;
+    const hint =
+      status === 401 || status === 403 || status === 404
+        ? `give the job \`permissions: ${call.permission}\` (or a github-token that has it)`
+        : `it needs \`permissions: ${call.permission}\``;
+    log.warning(`${call.what} failed (${detail}); ${hint}. The deploy is not affected.`);
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  const data = (error as { response?: { data?: { message?: unknown } } }).response?.data;
+  const message =
+    typeof data?.message === 'string' ? data.message : String((error as Error).message ?? error);
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}

@@ -1,0 +1,115 @@
+// Loaded with a dynamic import only when a GitHub feature applies: Octokit stays out of the main bundle.
+import { getOctokit } from '@actions/github';
+import type { RunReport } from '../deploy/report.ts';
+import type { Logger } from '../logger.ts';
+import type { RunClock } from '../service/client.ts';
+import type { CallLimits, GitHubApi } from './api.ts';
+import { upsertComment } from './comment.ts';
+import type { GitHubWork } from './context.ts';
+import {
+  createDeployment,
+  environmentUrl,
+  finalStatus,
+  setDeploymentStatus,
+} from './deployments.ts';
+
+const CALL_TIMEOUT_MS = 10_000;
+// After a cancel the runner sends SIGTERM 7.5 s after SIGINT: the last calls must fit well before it.
+const CANCELLED_CALL_TIMEOUT_MS = 2_000;
+
+/** Octokit at GITHUB_API_URL (getOctokit's default), without retries: every call is made once. */
+export function connect(token: string, userAgent: string): GitHubApi {
+  return getOctokit(token, { userAgent });
+}
+
+export interface SessionOptions {
+  work: GitHubWork;
+  /** The deployment's name (or id) as the inputs give it, for the GitHub Deployment's description. */
+  target: string;
+  customUrl?: string;
+  runUrl?: string;
+  clock: RunClock;
+}
+
+/** The GitHub side of one run: a GitHub Deployment marked in_progress at the start, then its end and the comment. */
+export class GitHubSession {
+  private readonly api: GitHubApi;
+  private readonly log: Logger;
+  private readonly options: SessionOptions;
+  private deploymentId?: number;
+
+  private constructor(api: GitHubApi, log: Logger, options: SessionOptions) {
+    this.api = api;
+    this.log = log;
+    this.options = options;
+  }
+
+  static async open(api: GitHubApi, log: Logger, options: SessionOptions): Promise<GitHubSession> {
+    const session = new GitHubSession(api, log, options);
+    const { work, clock } = options;
+    if (!work.environment) return session;
+    // Within the deploy's own deadline, and stopped by a cancel.
+    const limits: CallLimits = {
+      timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, clock.deadline - Date.now())),
+      signal: clock.signal,
+    };
+    session.deploymentId = await createDeployment(
+      api,
+      log,
+      {
+        repo: work.repo,
+        environment: work.environment.name,
+        sha: work.environment.sha,
+        description: `agent-deploy-action: ${options.target}`,
+      },
+      limits,
+    );
+    if (session.deploymentId !== undefined && !clock.signal.aborted) {
+      await setDeploymentStatus(
+        api,
+        log,
+        {
+          repo: work.repo,
+          deploymentId: session.deploymentId,
+          status: {
+            state: 'in_progress',
+            description: `Deploying ${options.target}`,
+            environmentUrl: environmentUrl(options.customUrl),
+            logUrl: options.runUrl,
+          },
+        },
+        limits,
+      );
+    }
+    return session;
+  }
+
+  /** The GitHub Deployment's last status and the pull request comment, side by side. */
+  async finish(report: RunReport, comment: { name: string; body: string }): Promise<void> {
+    const { work, customUrl, runUrl } = this.options;
+    const limits: CallLimits = {
+      timeoutMs: report.cancelled ? CANCELLED_CALL_TIMEOUT_MS : CALL_TIMEOUT_MS,
+    };
+    const url = environmentUrl(report.deployment?.source_config.custom_url ?? customUrl);
+    await Promise.all([
+      this.deploymentId !== undefined &&
+        setDeploymentStatus(
+          this.api,
+          this.log,
+          {
+            repo: work.repo,
+            deploymentId: this.deploymentId,
+            status: { ...finalStatus(report), environmentUrl: url, logUrl: runUrl },
+          },
+          limits,
+        ),
+      work.comment &&
+        upsertComment(
+          this.api,
+          this.log,
+          { repo: work.repo, issueNumber: work.comment.issueNumber, ...comment },
+          limits,
+        ),
+    ]);
+  }
+}
