@@ -313,56 +313,36 @@ const serviceUrl = z.string().transform((v, ctx) => {
 /** `NAME=value` lines (value may hold '='; spaces around both trimmed; blank lines and # comments skipped) or a JSON object. */
 export function parseSecrets(raw: string | undefined): Secret[] | undefined {
   if (raw === undefined) return undefined;
-  // [name, value, where the name came from: a JSON key is shown, a line only by its number]
-  const pairs: [string, string, string][] = [];
+  const input = 'secrets';
+  // `where` names an entry in errors: a JSON key is shown, a line only by its number.
+  let entries: (Secret & { where: string })[];
   if (raw.startsWith('{')) {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new InputError(
-        'secrets',
-        'starts with { but is not valid JSON; use a JSON object {"NAME": "value"} or NAME=value lines.',
-      );
-    }
+    const json = jsonInput(input, raw, 'a JSON object {"NAME": "value"} or NAME=value lines');
     const obj = z.record(z.string(), z.string()).safeParse(json);
-    if (!obj.success)
-      throw new InputError(
-        'secrets',
-        'JSON must be an object of string values: {"NAME": "value"}.',
-      );
-    for (const [name, value] of Object.entries(obj.data)) pairs.push([name, value, shown(name)]);
+    if (!obj.success) {
+      throw new InputError(input, 'JSON must be an object of string values: {"NAME": "value"}.');
+    }
+    entries = Object.entries(obj.data).map(([name, value]) => ({
+      name,
+      value,
+      where: shown(name),
+    }));
   } else {
-    raw.split(/\r?\n/).forEach((line, i) => {
-      const trimmed = line.trim();
-      if (trimmed === '' || trimmed.startsWith('#')) return;
-      const eq = trimmed.indexOf('=');
-      if (eq <= 0)
+    entries = contentLines(raw).map(([line, n]) => {
+      const eq = line.indexOf('=');
+      if (eq <= 0) {
         throw new InputError(
-          'secrets',
-          `line ${i + 1} is not NAME=value; write one NAME=value per line (for a value of several lines, use the JSON form {"NAME": "value"}).`,
+          input,
+          `line ${n} is not NAME=value; write one NAME=value per line (for a value of several lines, use the JSON form {"NAME": "value"}).`,
         );
+      }
       // The text before '=' may be a stray piece of a value: it is named by its line, never shown.
-      pairs.push([
-        trimmed.slice(0, eq).trim(),
-        trimmed.slice(eq + 1).trim(),
-        `the name on line ${i + 1}`,
-      ]);
+      const name = line.slice(0, eq).trim();
+      return { name, value: line.slice(eq + 1).trim(), where: `the name on line ${n}` };
     });
   }
-  const seen = new Set<string>();
-  for (const [name, , where] of pairs) {
-    if (!ENV_NAME.test(name)) {
-      throw new InputError(
-        'secrets',
-        `${where} is not a valid environment variable name; use letters, digits and _, not starting with a digit.`,
-      );
-    }
-    if (seen.has(name))
-      throw new InputError('secrets', `${name} is given twice; give each name once.`);
-    seen.add(name);
-  }
-  return pairs.map(([name, value]) => ({ name, value }));
+  checkNames(input, entries);
+  return entries.map(({ name, value }) => ({ name, value }));
 }
 
 /** `NAME=secret_name/secret_key` lines or a JSON array of SecretReference. */
@@ -371,15 +351,11 @@ export function parseSecretReferences(raw: string | undefined): SecretReference[
   const input = 'secret-references';
   let refs: SecretReference[];
   if (raw.startsWith('[')) {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new InputError(
-        input,
-        'starts with [ but is not valid JSON; use a JSON array of {"name","secret_name","secret_key"} or NAME=secret_name/secret_key lines.',
-      );
-    }
+    const json = jsonInput(
+      input,
+      raw,
+      'a JSON array of {"name","secret_name","secret_key"} or NAME=secret_name/secret_key lines',
+    );
     const parsed = z.array(SecretReference.strict()).safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -390,30 +366,53 @@ export function parseSecretReferences(raw: string | undefined): SecretReference[
     }
     refs = parsed.data;
   } else {
-    refs = [];
-    raw.split(/\r?\n/).forEach((line, i) => {
-      const trimmed = line.trim();
-      if (trimmed === '' || trimmed.startsWith('#')) return;
-      const m = /^([^=\s]+)\s*=\s*([^/\s]+)\/([^/\s]+)$/.exec(trimmed);
-      if (!m)
+    refs = contentLines(raw).map(([line, n]) => {
+      const m = /^([^=\s]+)\s*=\s*([^/\s]+)\/([^/\s]+)$/.exec(line);
+      if (!m) {
         throw new InputError(
           input,
-          `line ${i + 1} is not NAME=secret_name/secret_key; write one such line per variable.`,
+          `line ${n} is not NAME=secret_name/secret_key; write one such line per variable.`,
         );
-      refs.push({ name: m[1]!, secret_name: m[2]!, secret_key: m[3]! });
+      }
+      return { name: m[1]!, secret_name: m[2]!, secret_key: m[3]! };
     });
   }
+  checkNames(
+    input,
+    refs.map((r) => ({ name: r.name, where: shown(r.name) })),
+  );
+  return refs;
+}
+
+/** The lines that carry something (blank lines and # comments dropped), trimmed, with their 1-based numbers. */
+function contentLines(raw: string): [string, number][] {
+  return raw
+    .split(/\r?\n/)
+    .map((line, i): [string, number] => [line.trim(), i + 1])
+    .filter(([line]) => line !== '' && !line.startsWith('#'));
+}
+
+function jsonInput(input: string, raw: string, form: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new InputError(input, `starts with ${raw[0]} but is not valid JSON; use ${form}.`);
+  }
+}
+
+/** Environment variable names, each once. */
+function checkNames(input: string, entries: { name: string; where: string }[]): void {
   const seen = new Set<string>();
-  for (const { name } of refs) {
-    if (!ENV_NAME.test(name))
+  for (const { name, where } of entries) {
+    if (!ENV_NAME.test(name)) {
       throw new InputError(
         input,
-        `${shown(name)} is not a valid environment variable name; use letters, digits and _, not starting with a digit.`,
+        `${where} is not a valid environment variable name; use letters, digits and _, not starting with a digit.`,
       );
+    }
     if (seen.has(name)) throw new InputError(input, `${name} is given twice; give each name once.`);
     seen.add(name);
   }
-  return refs;
 }
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */

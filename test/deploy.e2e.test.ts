@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runAction } from './helpers/action.ts';
-import { baseInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
+import { baseInputs, INTEGRATION, useSimulator, codehostInputs } from './helpers/setup.ts';
 
 const ctx = useSimulator();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
-  baseInputs(ctx.sim, {
-    name,
-    'integration-id': INTEGRATION,
-    'graph-config-path': 'graph.json',
-    ...extra,
-  });
+  codehostInputs(ctx.sim, name, extra);
 
 describe('deploy', () => {
   it('creates a missing deployment with the repository the integration lists for GITHUB_REPOSITORY', async () => {

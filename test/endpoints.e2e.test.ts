@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runAction } from './helpers/action.ts';
-import { baseInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
+import { baseInputs, INTEGRATION, useSimulator, codehostInputs } from './helpers/setup.ts';
 
 const ctx = useSimulator();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
-  baseInputs(ctx.sim, {
-    name,
-    'integration-id': INTEGRATION,
-    'graph-config-path': 'graph.json',
-    ...extra,
-  });
+  codehostInputs(ctx.sim, name, extra);
 const IMAGE = 'registry.example/edge-agent:v2';
 const docker = (name: string, extra: Record<string, string> = {}) =>
   baseInputs(ctx.sim, { name, 'image-uri': IMAGE, ...extra });

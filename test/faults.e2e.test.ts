@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runAction } from './helpers/action.ts';
-import { API_KEY, baseInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
+import { API_KEY, INTEGRATION, useSimulator, codehostInputs } from './helpers/setup.ts';
 
 const ctx = useSimulator();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
-  baseInputs(ctx.sim, {
-    name,
-    'integration-id': INTEGRATION,
-    'graph-config-path': 'graph.json',
-    ...extra,
-  });
+  codehostInputs(ctx.sim, name, extra);
 const lookups = () =>
   ctx.sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
 

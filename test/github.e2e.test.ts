@@ -4,9 +4,9 @@ import { newReport } from '../src/deploy/report.ts';
 import { commentMarker, upsertComment } from '../src/github/comment.ts';
 import { finalStatus } from '../src/github/deployments.ts';
 import type { Logger } from '../src/logger.ts';
-import { type ActionRun, runAction } from './helpers/action.ts';
+import { type ActionRun, runAction, visibleText } from './helpers/action.ts';
 import { useGitHub } from './helpers/github.ts';
-import { baseInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
+import { codehostInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
 
 const ctx = useSimulator();
 const github = useGitHub();
@@ -27,13 +27,7 @@ const prEnv = {
 };
 
 const codehost = (name: string, extra: Record<string, string> = {}) =>
-  baseInputs(ctx.sim, {
-    name,
-    'integration-id': INTEGRATION,
-    'graph-config-path': 'graph.json',
-    'github-token': TOKEN,
-    ...extra,
-  });
+  codehostInputs(ctx.sim, name, { 'github-token': TOKEN, ...extra });
 
 function act(
   inputs: Record<string, string>,
@@ -271,13 +265,7 @@ describe('dry-run', () => {
 
   function expectNoSecret(run: ActionRun, ...more: string[]): void {
     const shown = {
-      stdout: run.stdout
-        .split('\n')
-        .filter((l) => !l.startsWith('::add-mask::'))
-        .join('\n'),
-      stderr: run.stderr,
-      summary: run.summary,
-      outputs: JSON.stringify(run.outputs),
+      ...visibleText(run),
       ...Object.fromEntries(more.map((text, i) => [`extra ${i}`, text])),
     };
     for (const [where, text] of Object.entries(shown))

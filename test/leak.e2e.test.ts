@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type ActionRun, runAction } from './helpers/action.ts';
-import { baseInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
+import { type ActionRun, runAction, visibleText } from './helpers/action.ts';
+import { codehostInputs, useSimulator } from './helpers/setup.ts';
 
 // Values a careless log, summary or error message would show: '=' inside, Markdown and JSON specials, a multi-line one.
 const KEY = 'ak_live_7Qx9*Zr2=Lm4';
@@ -31,20 +31,6 @@ function forms(secret: string): string[] {
   ];
 }
 
-/** Everything the run showed: logs (without the mask commands), summary, outputs and error lines. */
-function shown(run: ActionRun): Record<string, string> {
-  return {
-    stdout: run.stdout
-      .split('\n')
-      .filter((l) => !l.startsWith('::add-mask::'))
-      .join('\n'),
-    stderr: run.stderr,
-    summary: run.summary,
-    outputs: JSON.stringify(run.outputs),
-    errors: run.errors.join('\n'),
-  };
-}
-
 // A piece this long of a value is a leak too: a message cut at its length limit must not keep half a secret.
 const PIECE = 12;
 
@@ -53,7 +39,7 @@ function expectNoLeak(run: ActionRun): void {
   for (const secret of SECRETS)
     for (const form of forms(secret))
       for (let i = 0; i + PIECE <= form.length; i++) pieces.add(form.slice(i, i + PIECE));
-  for (const [where, text] of Object.entries(shown(run)))
+  for (const [where, text] of Object.entries(visibleText(run)))
     for (const piece of pieces) expect(text, `${where} shows ${piece}`).not.toContain(piece);
 }
 
@@ -74,13 +60,7 @@ beforeEach(() => {
 
 const REPO = { 'repo-url': 'https://codehost.example/acme/agent' };
 const inputs = (name: string, extra: Record<string, string>) =>
-  baseInputs(ctx.sim, {
-    name,
-    'api-key': KEY,
-    'integration-id': INTEGRATION,
-    'graph-config-path': 'graph.json',
-    ...extra,
-  });
+  codehostInputs(ctx.sim, name, { 'api-key': KEY, ...extra });
 
 describe('secret values never show', () => {
   it('in a successful create with NAME=value lines', async () => {

@@ -116,3 +116,17 @@ function parseOutputs(text: string): Record<string, string> {
   }
   return out;
 }
+
+/** Everything a run shows a person: its log (without the mask commands), summary, outputs and error lines. */
+export function visibleText(run: ActionRun): Record<string, string> {
+  return {
+    stdout: run.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n'),
+    stderr: run.stderr,
+    summary: run.summary,
+    outputs: JSON.stringify(run.outputs),
+    errors: run.errors.join('\n'),
+  };
+}

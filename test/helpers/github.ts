@@ -4,15 +4,10 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { RecordedRequest } from '../simulator/server.ts';
 
-export interface GitHubRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | undefined>;
-  body: unknown;
-  at: number;
-}
+/** Recorded like the service simulator records its requests. */
+export type GitHubRequest = RecordedRequest;
 
 export interface FakeDeployment {
   id: number;

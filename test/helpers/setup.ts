@@ -28,3 +28,17 @@ export function baseInputs(
     ...extra,
   };
 }
+
+/** A codehost deploy of `name`: the inputs a create needs besides the simulator's. */
+export function codehostInputs(
+  sim: Simulator,
+  name: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return baseInputs(sim, {
+    name,
+    'integration-id': INTEGRATION,
+    'graph-config-path': 'graph.json',
+    ...extra,
+  });
+}

@@ -1169,7 +1169,8 @@ export class Simulator {
     return json(200, wireDeployment(dep));
   }
 
-  private redeploy(rawDep: string, rawRev: string): Reply {
+  /** The deployment and revision a revision path names, or the 404 to answer. */
+  private revisionAt(rawDep: string, rawRev: string): [DepState, RevState] | Reply {
     const [depId, revId] = this.pathIds({ deployment_id: rawDep, revision_id: rawRev }) as [
       string,
       string,
@@ -1178,6 +1179,13 @@ export class Simulator {
     if (!st) return detail(404, `Deployment ID ${depId} not found.`);
     const rs = st.revs.get(revId);
     if (!rs) return detail(404, `Revision ID ${revId} not found.`);
+    return [st, rs];
+  }
+
+  private redeploy(rawDep: string, rawRev: string): Reply {
+    const found = this.revisionAt(rawDep, rawRev);
+    if (!Array.isArray(found)) return found;
+    const [st, rs] = found;
     if (this.redeployMode === 'new-revision') {
       const rev = this.newRevision(
         st,
@@ -1196,15 +1204,8 @@ export class Simulator {
   }
 
   private getRevision(rawDep: string, rawRev: string): Reply {
-    const [depId, revId] = this.pathIds({ deployment_id: rawDep, revision_id: rawRev }) as [
-      string,
-      string,
-    ];
-    const st = this.state(depId);
-    if (!st) return detail(404, `Deployment ID ${depId} not found.`);
-    const rs = st.revs.get(revId);
-    if (!rs) return detail(404, `Revision ID ${revId} not found.`);
-    return json(200, rs.rev);
+    const found = this.revisionAt(rawDep, rawRev);
+    return Array.isArray(found) ? json(200, found[1].rev) : found;
   }
 
   private listRepos(kind: 'codehost' | 'forge', rawId: string): Reply {
