@@ -122,6 +122,25 @@ describe('deploy', () => {
     expect(sim.requestsTo('GET', /\/revisions\//)).toHaveLength(0);
   });
 
+  it('sends no PATCH when no input sets a field of an existing docker deployment', async () => {
+    const { sim } = ctx;
+    const target = sim.addDeployment({
+      name: 'edge-agent',
+      source: 'external_docker',
+      source_revision_config: { image_uri: 'registry.example/edge:v1' },
+    });
+
+    const run = await runAction({ inputs: baseInputs(sim, { name: 'edge-agent' }) });
+
+    expect(run.code).toBe(0);
+    expect(sim.writes()).toEqual([]);
+    expect(run.outputs).toMatchObject({
+      result: 'no-change',
+      'revision-id': target.latest_revision_id!,
+      'revision-created': 'false',
+    });
+  });
+
   it('times out close to the deadline on a revision stuck in BUILDING', async () => {
     const { sim } = ctx;
     sim.addDeployment({ name: 'my-agent' });

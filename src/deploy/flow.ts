@@ -85,10 +85,15 @@ async function deploy(flow: Flow): Promise<void> {
       body: redact(body),
       changes: changedFields(body),
     });
+  const changes = changedFields(body);
+  if (changes.length === 0) {
+    // An empty PATCH could only be a no-op; not sending it keeps the run read-only.
+    report.revisionId = existing.latest_revision_id ?? undefined;
+    log.info(`No input sets a field of '${existing.name}': nothing to send, nothing to wait for.`);
+    return finish(report, 'no-change');
+  }
   report.phase = 'update';
-  log.info(
-    `Updating deployment '${existing.name}' (${existing.id}): ${changedFields(body).join(', ') || 'no fields'}`,
-  );
+  log.info(`Updating deployment '${existing.name}' (${existing.id}): ${changes.join(', ')}`);
   const updated = await client.patchDeployment(existing.id, body);
   if (updated.latest_revision_id === existing.latest_revision_id) {
     report.deployment = updated;
