@@ -57,7 +57,7 @@ async function deploy(flow: Flow): Promise<void> {
         changes: changedFields(body),
       });
     report.phase = 'create';
-    log.info(`Creating deployment '${body.name}' (${body.source})`);
+    log.info(`No deployment is named '${body.name}': creating it (${body.source}).`);
     const created = await createOnce(flow, body);
     if (created) {
       report.created = true;
@@ -74,6 +74,9 @@ async function deploy(flow: Flow): Promise<void> {
 
   report.deployment = existing;
   report.previousRevisionId = existing.active_revision_id ?? undefined;
+  log.info(
+    `Found deployment '${existing.name}' (${existing.id}); active revision: ${existing.active_revision_id ?? 'none'}.`,
+  );
   checkSource(settings, existing);
   const body = patchBody(settings, existing, listener);
   const path = `/v2/deployments/${existing.id}`;
