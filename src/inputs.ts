@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { IntegrationKind } from './service/client.ts';
 import { DeployError } from './service/errors.ts';
 import {
   DEPLOYMENT_TYPES,
@@ -11,11 +12,11 @@ import {
   SecretReference,
   SOURCES,
   type Source,
+  UUID,
 } from './service/schemas.ts';
 
 export const COMMANDS = ['deploy', 'redeploy', 'status', 'token-metadata'] as const;
 export type Command = (typeof COMMANDS)[number];
-export type IntegrationKind = 'codehost' | 'forge';
 
 /** Every input, parsed once. Optional fields are absent when the input was not given. */
 export interface Settings {
@@ -73,7 +74,6 @@ export class InputError extends DeployError {
 
 export type ReadInput = (name: string) => string;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const MAX_TIMEOUT_MS = 6 * 3600_000; // a job's own limit

@@ -4,5 +4,3 @@ export interface Logger {
   info(message: string): void;
   warning(message: string): void;
 }
-
-export const silentLogger: Logger = { debug() {}, info() {}, warning() {} };

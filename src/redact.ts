@@ -1,3 +1,5 @@
+import { esc } from './report/markdown.ts';
+
 // Shorter values, and the booleans, are everyday words: replacing them would garble ids, outputs (created=true)
 // and messages while hiding nothing. The runner is still asked to mask every value.
 const MIN_LENGTH = 4;
@@ -33,12 +35,7 @@ export class Redactor {
   }
 }
 
-/** The value as written, inside a JSON string, and escaped for Markdown (as report/summary.ts escapes text). */
+/** The value as written, inside a JSON string, and as the summary escapes it for Markdown. */
 function encodings(value: string): string[] {
-  const markdown = value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1');
-  return [value, JSON.stringify(value).slice(1, -1), markdown];
+  return [value, JSON.stringify(value).slice(1, -1), esc(value)];
 }

@@ -5,7 +5,7 @@ import { CancelledError, DeployError, HttpError, NetworkError } from '../service
 import type { CreateDeploymentBody, Deployment, PatchDeploymentBody } from '../service/schemas.ts';
 import { findByName, findTarget } from './lookup.ts';
 import type { Plan, Result, RunReport } from './report.ts';
-import { changedFields, createBody, patchBody } from './request.ts';
+import { changedFields, createBody, given, patchBody } from './request.ts';
 import { resolveListener, resolveRepository } from './resolve.ts';
 import { classify, type Outcome, waitForRevision } from './wait.ts';
 
@@ -366,12 +366,10 @@ async function status(flow: Flow): Promise<void> {
 
 async function tokenMetadata(flow: Flow): Promise<void> {
   const { client, settings, report, log } = flow;
-  const body = Object.fromEntries(
-    Object.entries({
-      provider_account_label: settings.providerAccountLabel,
-      is_default: settings.isDefault,
-    }).filter(([, v]) => v !== undefined),
-  );
+  const body = given({
+    provider_account_label: settings.providerAccountLabel,
+    is_default: settings.isDefault,
+  });
   const path = `/v2/auth/tokens/${settings.tokenId}/metadata`;
   if (settings.dryRun)
     return plan(report, {

@@ -11,7 +11,7 @@ import type {
 } from '../service/schemas.ts';
 
 /** Drops the keys whose value is undefined, so a request carries only what the user gave. */
-function given<T extends object>(fields: T): T {
+export function given<T extends object>(fields: T): T {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
 }
 

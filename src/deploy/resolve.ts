@@ -2,9 +2,8 @@ import type { Settings } from '../inputs.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError, HttpError } from '../service/errors.ts';
 import { allPages } from '../service/paging.ts';
-import type { Listener, Repository } from '../service/schemas.ts';
+import { type Listener, type Repository, UUID } from '../service/schemas.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 10;
 
 /**

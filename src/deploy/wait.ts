@@ -4,8 +4,8 @@ import { HttpError, NetworkError } from '../service/errors.ts';
 import { sleep } from '../service/http.ts';
 import type { RunReport } from './report.ts';
 
-export const SUCCESS = new Set(['DEPLOYED']);
-export const FAILURE = new Set(['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED']);
+const SUCCESS = new Set(['DEPLOYED']);
+const FAILURE = new Set(['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED']);
 const IN_PROGRESS = new Set([
   'CREATING',
   'QUEUED',

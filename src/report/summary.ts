@@ -1,5 +1,6 @@
 import type { Result, RunReport } from '../deploy/report.ts';
 import { classify, seconds } from '../deploy/wait.ts';
+import { esc } from './markdown.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -172,16 +173,6 @@ function terminal(status: string, last: boolean): boolean {
 /** A clickable URL when it is one; escaped text otherwise. */
 function link(url: string): string {
   return /^https?:\/\/[^\s<>]+$/.test(url) ? `<${url.replace(/\|/g, '%7C')}>` : esc(url);
-}
-
-/** Escapes text for a Markdown table cell or paragraph. */
-export function esc(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
 }
 
 /** Inline code that survives backticks and pipes in the value. */

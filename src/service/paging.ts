@@ -1,7 +1,7 @@
 import { ResponseError } from './errors.ts';
 import type { Page } from './schemas.ts';
 
-export const PAGE_LIMIT = 100;
+const PAGE_LIMIT = 100;
 const MAX_PAGES = 1000;
 
 /**

@@ -3,6 +3,9 @@ import { z } from 'zod';
 // Responses: lenient to extra fields (z.object strips nothing we later re-send, and we never re-send a response),
 // strict on the fields we read.
 
+/** The interface's uuid ids (any version, any case). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const SOURCES = [
   'codehost',
   'external_docker',
