@@ -9,6 +9,9 @@ interface ActionInput {
 }
 
 interface ActionFile {
+  name: string;
+  description: string;
+  branding: { icon: string; color: string };
   inputs: Record<string, ActionInput>;
   outputs: Record<string, { description: string }>;
   runs: { using: string; main: string };
@@ -53,6 +56,14 @@ function unquoteName(cell: string): string {
 describe('action.yml', () => {
   it('runs the bundle on node24', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+
+  // The Marketplace refuses a longer description and a name another action already uses.
+  it('is ready for the Marketplace: a specific name, a short description, branding', () => {
+    expect(action.name).toMatch(/Deployment Management Service/);
+    expect(action.description.length).toBeLessThan(125);
+    expect(action.description).not.toContain('\n');
+    expect(action.branding).toEqual({ icon: expect.any(String), color: expect.any(String) });
   });
 
   it('gives every default as a string', () => {
