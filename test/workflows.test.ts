@@ -99,3 +99,24 @@ describe('third-party actions in .github/workflows', () => {
     expect(PINNED.test(`github/codeql-action/init@${sha} # v4.36.2`)).toBe(true);
   });
 });
+
+describe('.github/dependabot.yml', () => {
+  const config = parse(read('.github/dependabot.yml')) as {
+    version: number;
+    updates: { 'package-ecosystem': string; schedule: { interval: string }; groups: object }[];
+  };
+
+  it('updates npm packages and the pinned actions weekly, in groups', () => {
+    expect(config.version).toBe(2);
+    expect(
+      config.updates.map((u) => [
+        u['package-ecosystem'],
+        u.schedule.interval,
+        Object.keys(u.groups),
+      ]),
+    ).toEqual([
+      ['npm', 'weekly', ['npm-production', 'npm-development']],
+      ['github-actions', 'weekly', ['actions']],
+    ]);
+  });
+});
