@@ -93,7 +93,12 @@ function release(argv: string[]): void {
   if (tagged) refuse(`tag ${tag} already exists`);
 
   console.log(`release ${tag}${dryRun ? ' (dry run: the checks run, nothing is written)' : ''}`);
-  say('ok', `version ${version} follows ${current} (package.json); tag ${tag} is free`);
+  say(
+    'ok',
+    order > 0
+      ? `version ${version} follows ${current} (package.json); tag ${tag} is free`
+      : `version ${version} is package.json's and not tagged yet: its first release`,
+  );
 
   const branch = git('rev-parse', '--abbrev-ref', 'HEAD');
   if (branch !== 'main') refuse(`releases are cut from main, and this is ${branch}`);

@@ -279,6 +279,7 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
     git(dir, 'commit', '-q', '-am', 'first release notes');
     const run = await release(dir, '1.4.2');
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("version 1.4.2 is package.json's and not tagged yet");
     expect(run.stdout).not.toContain('npm version');
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('Release v1.4.2');
     expect(git(dir, 'diff', '--name-only', 'HEAD~1')).toBe('CHANGELOG.md');
