@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { releaseChangelog } from './changelog.ts';
 
 const USAGE = 'usage: npm run release -- X.Y.Z [--dry-run] [--push]';
-const RELEASED_FILES = ['package.json', 'package-lock.json', 'CHANGELOG.md'];
+const RELEASED_FILES = ['package.json', 'package-lock.json', 'CHANGELOG.md', 'dist'];
 
 class Refusal extends Error {}
 function refuse(message: string): never {
@@ -141,10 +141,15 @@ function release(argv: string[]): void {
     say(dryRun ? 'would' : 'do', text);
     if (!dryRun) write();
   };
-  if (order > 0)
+  if (order > 0) {
     step(`npm version ${version} --no-git-tag-version  (package.json, package-lock.json)`, () =>
       runOrRefuse(['npm', 'version', version, '--no-git-tag-version'], 'npm version'),
     );
+    // The bundle carries the version (the User-Agent), so the release commit rebuilds dist/.
+    step('npm run bundle  (dist/ with the new version)', () =>
+      runOrRefuse(['npm', 'run', 'bundle'], 'npm run bundle'),
+    );
+  }
   // Only a first release whose CHANGELOG section is already dated has nothing to commit.
   if (order > 0 || changelog.text !== notesFile) {
     step(`write CHANGELOG.md: ${changelog.change}`, () =>

@@ -1,5 +1,6 @@
 // npm run release against throw-away clones of this repository: real git, real npm, the real
-// script. Only the clone's `bundle` and `test` scripts are stand-ins (a copy and an exit code), so
+// script. Only the clone's `bundle` and `test` scripts are stand-ins (a copy that also records the
+// version, as the real bundle does in its User-Agent, and an exit code), so
 // that a release takes a second instead of the 80 s of npm test, and so that dist/ can be made
 // stale on purpose; the real bundle's reproducibility is what check-dist and .ci/run check.
 import { execFile, execFileSync } from 'node:child_process';
@@ -62,7 +63,7 @@ beforeAll(() => {
   git(work, 'checkout', '-q', '-B', 'main');
   for (const tag of git(work, 'tag').split('\n').filter(Boolean)) git(work, 'tag', '-d', tag);
   const pkg = JSON.parse(read(work, 'package.json')) as { scripts: Record<string, string> };
-  pkg.scripts.bundle = 'cp src/index.ts dist/index.js';
+  pkg.scripts.bundle = 'cp src/index.ts dist/index.js && echo $npm_package_version > dist/version';
   pkg.scripts.test = 'echo all tests passed';
   writeFileSync(join(work, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   execFileSync('npm', ['version', '1.4.2', '--no-git-tag-version', '--allow-same-version'], {
@@ -207,11 +208,15 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
       ['ok', 'npm test'],
       ['ok', 'dist/ equals a fresh build, dist/licenses.txt included'],
       ['would', 'npm version 1.4.3 --no-git-tag-version  (package.json, package-lock.json)'],
+      ['would', 'npm run bundle  (dist/ with the new version)'],
       [
         'would',
         `write CHANGELOG.md: moves the 2 lines under [Unreleased] to "## [1.4.3] - ${today}"`,
       ],
-      ['would', 'git commit -m "Release v1.4.3" -- package.json package-lock.json CHANGELOG.md'],
+      [
+        'would',
+        'git commit -m "Release v1.4.3" -- package.json package-lock.json CHANGELOG.md dist',
+      ],
       ['would', 'git tag -a v1.4.3  (message: v1.4.3 and the CHANGELOG section)'],
       ['would', `git tag -f v1 v1.4.3^{}  (was ${before.head.slice(0, 7)})`],
     ]);
@@ -233,9 +238,14 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('Release v1.4.3');
     expect(git(dir, 'diff', '--name-only', 'HEAD~1').split('\n')).toEqual([
       'CHANGELOG.md',
+      'dist/version',
       'package-lock.json',
       'package.json',
     ]);
+    // The release commit's dist/ is the fresh build of the released version.
+    expect(read(dir, 'dist/version')).toBe('1.4.3\n');
+    execFileSync('npm', ['run', 'bundle'], { cwd: dir, env });
+    expect(git(dir, 'status', '--porcelain')).toBe('');
     expect([version(dir, 'package.json'), version(dir, 'package-lock.json')]).toEqual([
       '1.4.3',
       '1.4.3',
