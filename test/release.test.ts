@@ -21,6 +21,7 @@ const origin = join(tmp, 'origin.git');
 // Commits and annotated tags need an author; signing would need keys the clone lacks.
 const env = {
   ...process.env,
+  TMPDIR: tmp, // where the script keeps the output of a failed step; removed with the rest
   GIT_AUTHOR_NAME: 'release-test',
   GIT_AUTHOR_EMAIL: 'release-test@example.com',
   GIT_COMMITTER_NAME: 'release-test',
