@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { IntegrationKind } from './service/client.ts';
+import { isLoopback, withoutCredentials } from './shared/url.ts';
 import { DeployError } from './service/errors.ts';
 import {
   DEPLOYMENT_TYPES,
@@ -75,7 +76,8 @@ export class InputError extends DeployError {
 export type ReadInput = (name: string) => string;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** A resource spec is a page of YAML; a larger file is a wrong path, not a spec. */
+export const MAX_SPEC_BYTES = 1024 * 1024;
 const MAX_TIMEOUT_MS = 6 * 3600_000; // a job's own limit
 const MIN_POLL_MS = 1000;
 
@@ -285,12 +287,11 @@ const serviceUrl = z.string().transform((v, ctx) => {
   } catch {
     ctx.addIssue({
       code: 'custom',
-      message: `${shown(v)} is not a URL; use the service's base URL, e.g. https://api.example.com.`,
+      message: `${shown(withoutCredentials(v))} is not a URL; use the service's base URL, e.g. https://api.example.com.`,
     });
     return z.NEVER;
   }
-  const loopback = LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url))) {
     ctx.addIssue({
       code: 'custom',
       message: `must use https:// (http:// is allowed only for loopback hosts such as 127.0.0.1); got ${url.protocol}//${url.host}.`,
@@ -425,24 +426,7 @@ export function parseResourceSpec(
   let textValue = raw;
   let where = 'inline';
   if (raw.startsWith('@')) {
-    const workspace = resolve(env.GITHUB_WORKSPACE ?? process.cwd());
-    const file = resolve(workspace, raw.slice(1).trim());
-    const rel = relative(workspace, file);
-    if (rel.startsWith('..') || isAbsolute(rel)) {
-      throw new InputError(
-        input,
-        `${raw} is outside the workspace; give @path relative to the repository root.`,
-      );
-    }
-    try {
-      textValue = readFileSync(file, 'utf8');
-    } catch {
-      throw new InputError(
-        input,
-        `cannot read ${rel}: no such file in the workspace; check the path after @ (run actions/checkout first).`,
-      );
-    }
-    where = rel;
+    ({ text: textValue, rel: where } = readWorkspaceFile(input, raw, env));
   }
   let doc: unknown;
   try {
@@ -465,6 +449,79 @@ export function parseResourceSpec(
     throw new InputError(input, `${where}: ${problem}; see the ResourceSpec fields in the README.`);
   }
   return parsed.data;
+}
+
+/**
+ * A file named `@path` inside the workspace: the real path (symlinks resolved) must stay inside the workspace and
+ * be a regular file under MAX_SPEC_BYTES, checked on the open file itself before reading, so a symlink swapped in
+ * meanwhile, a FIFO or a device cannot be read or make the step hang.
+ */
+function readWorkspaceFile(
+  input: string,
+  raw: string,
+  env: NodeJS.ProcessEnv,
+): { text: string; rel: string } {
+  const workspace = realpathOr(resolve(env.GITHUB_WORKSPACE ?? process.cwd()));
+  const given = resolve(workspace, raw.slice(1).trim());
+  const inside = (path: string) => {
+    const rel = relative(workspace, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  const outside = () =>
+    new InputError(
+      input,
+      `${raw} is outside the workspace; give @path relative to the repository root.`,
+    );
+  if (!inside(given)) throw outside();
+  const rel = relative(workspace, given);
+  let real: string;
+  try {
+    real = realpathSync(given);
+  } catch {
+    throw new InputError(
+      input,
+      `cannot read ${rel}: no such file in the workspace; check the path after @ (run actions/checkout first).`,
+    );
+  }
+  if (!inside(real)) throw outside();
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: the path checked is the path opened.
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw new InputError(input, `cannot read ${rel} (${(error as NodeJS.ErrnoException).code}).`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      throw new InputError(
+        input,
+        `${rel} is not a regular file; give @path to a YAML or JSON file.`,
+      );
+    if (stat.size > MAX_SPEC_BYTES)
+      throw new InputError(
+        input,
+        `${rel} is ${stat.size} bytes, over the ${MAX_SPEC_BYTES / 1024} KiB a resource spec may have; check the path.`,
+      );
+    const buffer = Buffer.alloc(MAX_SPEC_BYTES + 1);
+    const size = readSync(fd, buffer, 0, buffer.length, 0);
+    if (size > MAX_SPEC_BYTES)
+      throw new InputError(
+        input,
+        `${rel} grew past ${MAX_SPEC_BYTES / 1024} KiB while being read.`,
+      );
+    return { text: buffer.subarray(0, size).toString('utf8'), rel };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function parseRepository(value: string | undefined): Settings['repository'] {

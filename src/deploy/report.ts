@@ -41,7 +41,8 @@ export interface Rollback {
  * fails or is cancelled half-way.
  */
 export interface RunReport {
-  command: Command;
+  /** Absent when the inputs could not be read. */
+  command?: Command;
   result?: Result;
   ok: boolean;
   deployment?: Deployment;
@@ -63,6 +64,6 @@ export interface RunReport {
   notes: string[];
 }
 
-export function newReport(command: Command): RunReport {
+export function newReport(command?: Command): RunReport {
   return { command, ok: false, created: false, revisionCreated: false, timeline: [], notes: [] };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { HttpError, NetworkError } from '../service/errors.ts';
-import { sleep } from '../service/http.ts';
+import { seconds, sleep } from '../shared/time.ts';
 import type { RunReport } from './report.ts';
 
 const SUCCESS = new Set(['DEPLOYED']);
@@ -107,11 +107,4 @@ function record(status: string, triggeredAt: number, report: RunReport, log: Log
 function done(report: RunReport, outcome: Outcome): Outcome {
   report.waitEnded = Date.now();
   return outcome;
-}
-
-export function seconds(ms: number): string {
-  const s = Math.max(0, ms) / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - m * 60)} s`;
 }

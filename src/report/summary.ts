@@ -1,6 +1,8 @@
 import type { Result, RunReport } from '../deploy/report.ts';
-import { classify, seconds } from '../deploy/wait.ts';
-import { esc } from './markdown.ts';
+import { classify } from '../deploy/wait.ts';
+import { seconds } from '../shared/time.ts';
+import { code, codeBlock, esc, link } from '../shared/markdown.ts';
+import { httpUrl } from '../shared/url.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -43,7 +45,7 @@ export function renderComment(report: RunReport, context: SummaryContext, runUrl
     ...failure(report),
     ...resultTable(report, context),
     ...plan(report, context),
-    ...(runUrl ? [`[Workflow run](${runUrl})`, ''] : []),
+    ...(runUrl && httpUrl(runUrl) ? [`[Workflow run](${httpUrl(runUrl)})`, ''] : []),
   ].join('\n');
 }
 
@@ -156,28 +158,11 @@ function plan(report: RunReport, context: SummaryContext): string[] {
     `**Dry run: nothing was written.** This run would ${what} with ${code(`${p.method} ${p.path}`)}${fields}.`,
     '',
   ];
-  if (p.body !== undefined) {
-    const json = JSON.stringify(p.body, null, 2);
-    const longest = Math.max(0, ...[...json.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    lines.push(`${fence}json`, json, fence, '');
-  }
+  if (p.body !== undefined) lines.push(...codeBlock(JSON.stringify(p.body, null, 2), 'json'), '');
   return lines;
 }
 
 /** A status the revision ends in has no time spent in it. */
 function terminal(status: string, last: boolean): boolean {
   return last && classify(status) !== 'in-progress';
-}
-
-/** A clickable URL when it is one; escaped text otherwise. */
-function link(url: string): string {
-  return /^https?:\/\/[^\s<>]+$/.test(url) ? `<${url.replace(/\|/g, '%7C')}>` : esc(url);
-}
-
-/** Inline code that survives backticks and pipes in the value. */
-function code(text: string): string {
-  const clean = text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-  const fence = clean.includes('`') ? '`` ' : '`';
-  return `${fence}${clean}${fence.trim() === '``' ? ' ``' : '`'}`;
 }

@@ -43,13 +43,17 @@ export class ResponseError extends DeployError {
   override name = 'ResponseError';
 }
 
-/** The job was cancelled (SIGINT/SIGTERM). */
-export class CancelledError extends DeployError {
-  override name = 'CancelledError';
-  constructor() {
-    super('cancelled');
+/** The run's deadline passed before (or while) a request could be made. */
+export class DeadlineError extends DeployError {
+  override name = 'DeadlineError';
+  constructor(method: string, path: string, limit: string) {
+    super(
+      `The ${limit} ran out before ${method} ${path} could answer. Raise timeout if the service is this slow, or check it.`,
+    );
   }
 }
+
+export { CancelledError } from '../shared/time.ts';
 
 function hintFor(status: number): string {
   switch (status) {

@@ -3,8 +3,10 @@ import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import { Redactor } from '../redact.ts';
-import { CancelledError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { cut } from '../shared/text.ts';
+import { sleep } from '../shared/time.ts';
+import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { parseJson } from './json.ts';
 import { ErrorBody } from './schemas.ts';
 
 export interface HttpSettings {
@@ -14,12 +16,16 @@ export interface HttpSettings {
   userAgent: string;
   /** Time limit of one request, answer body included. */
   requestTimeoutMs: number;
+  /** Hides every secret in text from the service before it is cut or shown (a server may echo the request). */
+  redact: (text: string) => string;
 }
 
 /** When the run must be over, and the job's cancellation. */
 export interface RunClock {
   deadline: number;
   signal: AbortSignal;
+  /** The input that set the deadline, for messages: "timeout 30s". */
+  limit: string;
 }
 
 /**
@@ -43,6 +49,10 @@ const MAX_ATTEMPTS = 6;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 const MESSAGE_LIMIT = 300;
+/** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A request may start until the deadline (a last status read falls on it) and is cut this long after it. */
+const DEADLINE_SLACK_MS = 2000;
 /** How long a write in flight may still take once the job is cancelled (the runner sends SIGTERM 7.5 s after SIGINT). */
 const WRITE_GRACE_MS = 5000;
 
@@ -97,7 +107,7 @@ export class ServiceHttp {
       let failure: HttpError | NetworkError;
       try {
         const { status, headers, text } = await this.once(call);
-        const shown = () => this.scrub(call, text);
+        const shown = () => this.settings.redact(text);
         if (status >= 200 && status < 300)
           return parseBody(label, headers, text, shown, call.schema);
         failure = new HttpError(
@@ -118,21 +128,6 @@ export class ServiceHttp {
       );
       await sleep(delay, this.clock.signal);
     }
-  }
-
-  /**
-   * The server's text without what this request carried that must never be shown: the key, and the secret values
-   * of its body (a server or proxy may echo the request). Done before the text is cut, so no piece of one survives.
-   */
-  private scrub(call: Call<unknown>, text: string): string {
-    const redactor = new Redactor();
-    redactor.add(this.settings.apiKey);
-    const secrets = (call.body as { secrets?: unknown } | undefined)?.secrets;
-    if (Array.isArray(secrets)) {
-      for (const secret of secrets as { value?: unknown }[])
-        if (typeof secret.value === 'string') redactor.add(secret.value);
-    }
-    return redactor.redact(text);
   }
 
   /** Milliseconds to wait before the next attempt, or undefined to give up. */
@@ -160,11 +155,15 @@ export class ServiceHttp {
     call: Call<unknown>,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
     if (this.clock.signal.aborted) throw new CancelledError();
+    const left = this.clock.deadline + DEADLINE_SLACK_MS - Date.now();
+    if (left <= DEADLINE_SLACK_MS / 2)
+      throw new DeadlineError(call.method, call.path, this.clock.limit);
     const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const timeLimit = AbortSignal.timeout(this.settings.requestTimeoutMs);
+    const limitMs = Math.min(this.settings.requestTimeoutMs, left);
+    const timeLimit = AbortSignal.timeout(limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
     const cancel = call.retry === 'write' ? delayed(this.clock.signal, WRITE_GRACE_MS) : undefined;
     const signal = AbortSignal.any([cancel?.signal ?? this.clock.signal, timeLimit]);
@@ -180,14 +179,17 @@ export class ServiceHttp {
         data as string,
         headers,
       );
-      const text = await readText(response.message, signal);
+      const text = await readText(response.message, signal, `${call.method} ${call.path}`);
       this.log.debug(
         `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
       );
       return { status: response.message.statusCode ?? 0, headers: response.message.headers, text };
     } catch (error) {
       if (this.clock.signal.aborted) throw new CancelledError();
+      if (error instanceof ResponseError) throw error;
       if (timeLimit.aborted) {
+        if (limitMs < this.settings.requestTimeoutMs)
+          throw new DeadlineError(call.method, call.path, this.clock.limit);
         throw new NetworkError(
           call.method,
           call.path,
@@ -210,16 +212,35 @@ export class ServiceHttp {
   }
 }
 
-function readText(message: IncomingMessage, signal: AbortSignal): Promise<string> {
+/** The body as text, read up to MAX_BODY_BYTES: past the cap the connection is dropped, never buffered. */
+function readText(message: IncomingMessage, signal: AbortSignal, label: string): Promise<string> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () =>
+      new ResponseError(
+        `${label} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
+      );
+    if (Number(message.headers['content-length']) > MAX_BODY_BYTES) {
+      message.destroy();
+      return reject(tooLarge());
+    }
     const chunks: Buffer[] = [];
+    let size = 0;
+    let failure: Error | undefined;
     const onAbort = () => message.destroy(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
-    message.on('data', (chunk: Buffer) => chunks.push(chunk));
-    message.on('error', reject);
+    message.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (!failure) {
+        failure = tooLarge();
+        message.destroy();
+      }
+    });
+    message.on('error', (error) => reject(failure ?? error));
     message.on('close', () => {
       signal.removeEventListener('abort', onAbort);
-      if (message.complete) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (failure) reject(failure);
+      else if (message.complete) resolve(Buffer.concat(chunks).toString('utf8'));
       else
         reject(
           Object.assign(new Error('connection closed before the answer was complete'), {
@@ -239,11 +260,15 @@ function parseBody<T>(
 ): T {
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
+    json = parseJson(text);
+  } catch (error) {
+    // The parser's own message quotes the body: only the depth guard's is shown.
     const type = headers['content-type'] ?? 'no content type';
+    const why = (error as Error).message.startsWith('nested')
+      ? `, ${(error as Error).message}`
+      : '';
     throw new ResponseError(
-      `${label} answered with a body that is not JSON (${type}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
+      `${label} answered with a body that is not JSON (${type}${why}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
     );
   }
   const result = schema.safeParse(json);
@@ -258,7 +283,7 @@ function parseBody<T>(
 function serverMessage(text: string): string {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     return cut(text.replace(/\s+/g, ' ').trim(), MESSAGE_LIMIT);
   }
@@ -282,10 +307,6 @@ function describe(failure: HttpError | NetworkError): string {
   return failure instanceof HttpError ? `HTTP ${failure.status}` : failure.reason;
 }
 
-function cut(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
 /** A signal that aborts `ms` after `signal` does. */
 function delayed(signal: AbortSignal, ms: number): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
@@ -302,20 +323,4 @@ function delayed(signal: AbortSignal, ms: number): { signal: AbortSignal; dispos
       clearTimeout(timer);
     },
   };
-}
-
-/** Resolves after ms, or rejects with CancelledError when the job is cancelled. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new CancelledError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

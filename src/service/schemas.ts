@@ -29,6 +29,10 @@ export const SecretReference = z.object({
 export type SecretReference = z.infer<typeof SecretReference>;
 
 const str = z.string().nullish();
+/** Ids the interface types as uuids are checked as such: they go into paths, outputs and links. */
+const uuid = z.string().regex(UUID, { message: 'not a uuid' });
+/** Any status string (an unknown one is waited through), but not an essay. */
+const status = z.string().max(100);
 const num = z.number().nullish();
 const int = z.number().int().nullish();
 const looseObject = z.record(z.string(), z.unknown()).nullish();
@@ -145,36 +149,35 @@ export const SourceRevisionConfig = z.object({
 export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfig>;
 
 export const Deployment = z.object({
-  id: z.string(),
+  id: uuid,
   name: z.string(),
   source: z.string(),
   source_config: SourceConfig,
   source_revision_config: SourceRevisionConfig,
   secrets: z.array(z.object({ name: z.string() })),
-  tenant_id: z.string(),
+  tenant_id: uuid,
   created_at: z.string(),
   updated_at: z.string(),
-  status: z.string(),
-  latest_revision_id: z.string().nullable(),
-  active_revision_id: z.string().nullable(),
+  status,
+  latest_revision_id: uuid.nullable(),
+  active_revision_id: uuid.nullable(),
   secret_references: z.array(SecretReference).nullish(),
   image_version: str,
 });
 export type Deployment = z.infer<typeof Deployment>;
 
 export const Revision = z.object({
-  id: z.string(),
+  id: uuid,
   created_at: z.string(),
   updated_at: z.string(),
-  // Any string: a status this action does not know yet is waited through, not a parse error.
-  status: z.string(),
+  status,
   source: z.string(),
   source_revision_config: SourceRevisionConfig,
 });
 export type Revision = z.infer<typeof Revision>;
 
 export const Listener = z.object({
-  id: z.string(),
+  id: uuid,
   compute_type: z.string(),
   compute_id: z.string(),
   compute_config: z.object({ k8s_namespaces: z.array(z.string()).nullish() }).loose(),
@@ -185,7 +188,7 @@ export const Listener = z.object({
 export type Listener = z.infer<typeof Listener>;
 
 export const Repository = z.object({
-  host_integration_id: z.string(),
+  host_integration_id: uuid,
   id: z.number().int(),
   name: z.string(),
   owner: z.string(),
