@@ -82,6 +82,7 @@ async function deploy(
       userAgent: USER_AGENT,
       requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
       redact: (text) => log.redact(text),
+      patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
     },
     clock,
     log,

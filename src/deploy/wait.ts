@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { HttpError, NetworkError } from '../service/errors.ts';
+import { isTransient } from '../service/retry.ts';
 import { seconds, sleep } from '../shared/time.ts';
 import type { RunReport } from './report.ts';
 
@@ -54,9 +55,11 @@ export async function waitForRevision(
   let warned = false;
   for (;;) {
     const remaining = deadline - Date.now();
+    // While the service rate-limits, the gaps stretch, so a matrix of jobs backs off together.
+    const pause = client.pace.stretch(gap);
     // The read that falls on the deadline is the last one: a revision that went live meanwhile still counts.
-    const lastRead = remaining <= gap;
-    await sleep(Math.max(0, Math.min(gap, remaining)), signal);
+    const lastRead = remaining <= pause;
+    await sleep(Math.max(0, Math.min(pause, remaining)), signal);
     gap = Math.min(gap * 2, pollIntervalMs);
     try {
       const revision = await client.getRevision(deploymentId, revisionId);
@@ -76,7 +79,7 @@ export async function waitForRevision(
       if (outcome !== 'in-progress') return done(report, outcome);
     } catch (error) {
       const transient =
-        error instanceof NetworkError || (error instanceof HttpError && error.status >= 500);
+        (error instanceof NetworkError || error instanceof HttpError) && isTransient(error);
       if (!transient) throw error;
       if (!warned) log.warning(`Reading the revision failed (${error.message}); still waiting.`);
       warned = true;

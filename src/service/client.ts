@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
+import type { Pace } from './retry.ts';
 import {
   type CreateDeploymentBody,
   Deployment,
@@ -41,6 +42,11 @@ export class ServiceClient {
 
   dispose(): void {
     this.http.dispose();
+  }
+
+  /** How much status polling should stretch its gaps while the service rate-limits. */
+  get pace(): Pace {
+    return this.http.pace;
   }
 
   /** 1 */

@@ -69,7 +69,7 @@ function hintFor(status: number): string {
     case 422:
       return '. The service rejected the request body: fix the inputs named above.';
     case 429:
-      return '. Rate limited: try again later; reads wait out Retry-After within timeout.';
+      return '. Rate limited, and retrying did not get through within timeout: run fewer jobs at once (max-parallel) or raise timeout.';
     default:
       return status >= 500 ? '. The service failed: retry the job later.' : '';
   }

@@ -7,6 +7,7 @@ import { cut } from '../shared/text.ts';
 import { sleep } from '../shared/time.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
+import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
 
 export interface HttpSettings {
@@ -18,6 +19,8 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   /** Hides every secret in text from the service before it is cut or shown (a server may echo the request). */
   redact: (text: string) => string;
+  /** How long reads keep retrying while nothing answers (default 5 min). */
+  patienceMs?: number;
 }
 
 /** When the run must be over, and the job's cancellation. */
@@ -28,12 +31,6 @@ export interface RunClock {
   limit: string;
 }
 
-/**
- * read: idempotent, retried on network errors and 408/429/5xx.
- * write: retried only where it surely did not take effect.
- */
-export type RetryPolicy = 'read' | 'write';
-
 export interface Call<T> {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
@@ -43,11 +40,7 @@ export interface Call<T> {
   schema: z.ZodType<T>;
 }
 
-const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-const MAX_ATTEMPTS = 6;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 10_000;
 const MESSAGE_LIMIT = 300;
 /** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -77,11 +70,15 @@ export class ServiceHttp {
   private readonly settings: HttpSettings;
   private readonly clock: RunClock;
   private readonly log: Logger;
+  private readonly outage: Outage;
+  /** Stretches status polling while the service rate-limits. */
+  readonly pace = new Pace();
 
   constructor(settings: HttpSettings, clock: RunClock, log: Logger) {
     this.settings = settings;
     this.clock = clock;
     this.log = log;
+    this.outage = new Outage(log, settings.patienceMs);
     // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
     this.client = new HttpClient(settings.userAgent, [this.signalHandler], {
       keepAlive: true,
@@ -101,15 +98,23 @@ export class ServiceHttp {
     this.client.dispose();
   }
 
+  /**
+   * One call, retried as its policy allows for as long as the deadline and the patience allow: not a fixed number
+   * of attempts, so a busy or restarting service costs time, not a red build.
+   */
   async send<T>(call: Call<T>): Promise<T> {
     const label = `${call.method} ${call.path}`;
+    let limited = false;
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
       try {
         const { status, headers, text } = await this.once(call);
         const shown = () => this.settings.redact(text);
-        if (status >= 200 && status < 300)
+        if (status >= 200 && status < 300) {
+          this.outage.answered();
+          if (!limited) this.pace.answered();
           return parseBody(label, headers, text, shown, call.schema);
+        }
         failure = new HttpError(
           call.method,
           call.path,
@@ -121,10 +126,18 @@ export class ServiceHttp {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
       }
+      if ('status' in failure && failure.status === 429) {
+        limited = true;
+        this.pace.limited();
+      }
       const delay = this.retryDelay(call.retry, failure, attempt);
-      if (delay === undefined) throw failure;
-      this.log.info(
-        `${label}: ${describe(failure)}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${MAX_ATTEMPTS})`,
+      if (delay === undefined) {
+        failure.message += this.outage.summary();
+        throw failure;
+      }
+      this.outage.retrying(label, describe(failure), this.clock.deadline, this.clock.limit);
+      this.log.debug(
+        `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
       await sleep(delay, this.clock.signal);
     }
@@ -136,17 +149,9 @@ export class ServiceHttp {
     failure: HttpError | NetworkError,
     attempt: number,
   ): number | undefined {
-    if (attempt >= MAX_ATTEMPTS || this.clock.signal.aborted) return undefined;
-    const retryAfter = failure instanceof HttpError ? failure.retryAfterMs : undefined;
-    const retryable =
-      policy === 'read'
-        ? failure instanceof NetworkError || RETRYABLE_STATUS.has(failure.status)
-        : failure instanceof NetworkError
-          ? failure.notSent
-          : (failure.status === 429 || failure.status === 503) && retryAfter !== undefined;
-    if (!retryable) return undefined;
-    const delay =
-      retryAfter ?? Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    if (this.clock.signal.aborted || !isRetryable(policy, failure)) return undefined;
+    if (!this.outage.patient()) return undefined;
+    const delay = backoffMs(attempt, 'status' in failure ? failure.retryAfterMs : undefined);
     // A retry that cannot finish before the deadline only delays the failure.
     return Date.now() + delay < this.clock.deadline ? delay : undefined;
   }
