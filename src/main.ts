@@ -1,10 +1,11 @@
 import * as core from '@actions/core';
 import pkg from '../package.json' with { type: 'json' };
-import { runCommand } from './deploy/flow.ts';
+import { runCommand } from './commands/index.ts';
+import { describeTarget } from './deploy/lookup.ts';
 import { newReport, type Plan, type RunReport } from './deploy/report.ts';
 import { type GitHubContext, plannedGitHubWork, readGitHubContext } from './github/context.ts';
 import type { GitHubSession } from './github/session.ts';
-import { type Settings, InputError, parseInputs } from './inputs.ts';
+import { InputError, parseInputs, type Settings, targetOf } from './inputs/index.ts';
 import type { Logger } from './logger.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
@@ -33,7 +34,7 @@ export async function run(): Promise<void> {
     redactor.add(core.getInput('api-key'));
     redactor.add(core.getInput('github-token'));
     for (const value of redactor.values()) core.setSecret(value);
-    settings = parseInputs((name) => core.getInput(name), process.env);
+    settings = await parseInputs((name) => core.getInput(name), process.env);
     report.command = settings.command;
     maskSecrets(redactor, settings);
     github = await deploy(settings, report, log);
@@ -74,7 +75,7 @@ async function deploy(
     signal: controller.signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };
-  const client = new ServiceClient(
+  const client = ServiceClient.open(
     {
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
@@ -91,7 +92,7 @@ async function deploy(
   // Beside the deploy, not before it: the GitHub Deployment's start never delays the service calls.
   const session = openGitHub(settings, context, log, clock);
   try {
-    await runCommand({ client, settings, report, log, clock });
+    await runCommand({ client, report, log, userAgent: USER_AGENT }, settings);
   } catch (error) {
     if (error instanceof CancelledError || report.cancelled) report.cancelled = true;
     recordFailure(report, error, log);
@@ -143,16 +144,17 @@ async function openGitHub(
   const { work, skipped } = plannedGitHubWork(settings, context);
   for (const reason of skipped) log.info(reason);
   if (!work) return undefined;
-  if (!settings.githubToken) {
+  if (!settings.github.token) {
     core.notice('github-token is empty, so environment and pr-comment are skipped.');
     return undefined;
   }
   try {
     const { connect, GitHubSession } = await import('./github/session.ts');
-    return await GitHubSession.open(connect(settings.githubToken, USER_AGENT), log, {
+    const target = targetOf(settings);
+    return await GitHubSession.open(connect(settings.github.token, USER_AGENT), log, {
       work,
-      target: settings.name ?? settings.deploymentId ?? '',
-      customUrl: settings.customUrl,
+      target: target ? describeTarget(target) : '',
+      customUrl: settings.command === 'deploy' ? settings.customUrl : undefined,
       runUrl: context.runUrl,
       clock,
       field: (text, max) => log.field(text, max),
@@ -189,14 +191,7 @@ async function publish(
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
     core.setOutput(name, sinks.output(value));
-  // What the inputs say, for the rows the service did not answer; a token update has no source or ref.
-  const aboutDeployment = settings && settings.command !== 'token-metadata';
-  const context: SummaryContext = {
-    name: settings?.name,
-    source: aboutDeployment ? settings.source : undefined,
-    ref: aboutDeployment && settings.source === 'codehost' ? settings.repoRef : undefined,
-    image: aboutDeployment ? settings.imageUri : undefined,
-  };
+  const context = summaryContext(settings);
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
       await core.summary
@@ -208,7 +203,7 @@ async function publish(
   }
   const session = await github.session;
   await session?.finish(report, {
-    name: settings?.name ?? settings?.deploymentId ?? report.deployment?.name ?? '',
+    name: commentName(settings, report),
     body: sinks.markdown(renderComment(report, context, github.runUrl), COMMENT_MAX),
   });
   if (report.ok) {
@@ -224,6 +219,24 @@ async function publish(
         : message,
     ),
   );
+}
+
+/** What the inputs say, for the rows the service did not answer; only deploy has a source, ref and image. */
+function summaryContext(settings: Settings | undefined): SummaryContext {
+  const target = settings && targetOf(settings);
+  if (settings?.command !== 'deploy') return { name: target?.name };
+  return {
+    name: target?.name,
+    source: settings.source,
+    ref: settings.source === 'codehost' ? settings.repoRef : undefined,
+    image: settings.imageUri,
+  };
+}
+
+/** One comment per deployment: named as the inputs name it (a trusted name), else as the service does. */
+function commentName(settings: Settings | undefined, report: RunReport): string {
+  const target = settings && targetOf(settings);
+  return target?.name ?? report.deployment?.name ?? target?.id ?? '';
 }
 
 /** The core's Logger, plus the edge's own sinks for the service client and the GitHub session. */

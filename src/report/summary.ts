@@ -1,5 +1,5 @@
-import type { Result, RunReport } from '../deploy/report.ts';
-import { classify } from '../deploy/wait.ts';
+import type { Result, RunReport, Verification } from '../deploy/report.ts';
+import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
 import { httpUrl } from '../shared/url.ts';
@@ -15,6 +15,16 @@ const HEADLINE: Record<Result, string> = {
   'rolled-back': '↩️ Rolled back',
   updated: '✅ Updated',
   planned: '📝 Planned (dry run)',
+  unhealthy: '🩺 Unhealthy',
+};
+
+/** `command: status` reads the latest revision: its heading says what that revision is, not what a run did. */
+const STATUS_HEADLINE: Partial<Record<Result, string>> = {
+  deployed: '📋 Status: live',
+  failed: '📋 Status: latest revision failed',
+  skipped: '📋 Status: latest revision skipped',
+  submitted: '📋 Status: latest revision in progress',
+  'no-change': '📋 Status: no revision yet',
 };
 
 export interface SummaryContext {
@@ -50,11 +60,14 @@ export function renderComment(report: RunReport, context: SummaryContext, runUrl
 }
 
 function heading(report: RunReport, context: SummaryContext): string[] {
+  const status = report.command === 'status' && report.ok && report.result;
   const title = report.cancelled
     ? '⚠️ Cancelled'
-    : report.result
-      ? HEADLINE[report.result]
-      : '❌ Failed';
+    : status
+      ? (STATUS_HEADLINE[status] ?? HEADLINE[status])
+      : report.result
+        ? HEADLINE[report.result]
+        : '❌ Failed';
   const name = report.deployment?.name ?? context.name;
   return [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
 }
@@ -81,6 +94,7 @@ function failure(report: RunReport): string[] {
 
 function resultTable(report: RunReport, context: SummaryContext): string[] {
   const d = report.deployment;
+  const readOnly = report.command === 'status';
   const rev = report.revision?.source_revision_config;
   const source = d?.source ?? context.source;
   const ref = rev?.repo_ref ?? context.ref;
@@ -94,11 +108,17 @@ function resultTable(report: RunReport, context: SummaryContext): string[] {
     ],
     ['Deployment status', d && code(d.status)],
     [
-      'Revision',
+      readOnly ? 'Latest revision' : 'Revision',
       report.revisionId && `${code(report.revisionId)}${report.revisionCreated ? ' (new)' : ''}`,
     ],
-    ['Revision status', report.revision && code(report.revision.status)],
-    ['Previous active revision', report.previousRevisionId && code(report.previousRevisionId)],
+    [
+      readOnly ? 'Latest revision status' : 'Revision status',
+      report.revision && code(report.revision.status),
+    ],
+    [
+      readOnly ? 'Active revision' : 'Previous active revision',
+      report.previousRevisionId && code(report.previousRevisionId),
+    ],
     [
       'Rolled back to',
       report.rollback &&
@@ -109,6 +129,7 @@ function resultTable(report: RunReport, context: SummaryContext): string[] {
     ['Image', image && code(image)],
     ['Commit', rev?.repo_commit_sha && code(rev.repo_commit_sha)],
     ['URL', d?.source_config.custom_url && link(d.source_config.custom_url)],
+    ['Verified', report.verification && verified(report.verification)],
     ['Waited', waited !== undefined && seconds(waited * 1000)],
   ];
   const shown = rows
@@ -159,7 +180,21 @@ function plan(report: RunReport, context: SummaryContext): string[] {
     '',
   ];
   if (p.body !== undefined) lines.push(...codeBlock(JSON.stringify(p.body, null, 2), 'json'), '');
+  if (p.verify)
+    lines.push(
+      p.verify.url
+        ? `After DEPLOYED, verify-url would be checked at ${link(p.verify.url)}.`
+        : `verify-url cannot be resolved yet: ${esc(p.verify.problem ?? '')}`,
+      '',
+    );
   return lines;
+}
+
+function verified(v: Verification): string {
+  const tries = `${v.attempts} ${v.attempts === 1 ? 'attempt' : 'attempts'}`;
+  return v.ok
+    ? `✅ ${link(v.url)} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
+    : `❌ ${link(v.url)} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
 }
 
 /** A status the revision ends in has no time spent in it. */

@@ -1,12 +1,13 @@
-import type { IncomingMessage, RequestOptions } from 'node:http';
-import { HttpClient } from '@actions/http-client';
-import type { RequestHandler } from '@actions/http-client/lib/interfaces';
+import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
+import { HttpClient } from '@actions/http-client';
 import type { Logger } from '../logger.ts';
+import { readBody, SignalHandler } from '../shared/body.ts';
 import { cut } from '../shared/text.ts';
 import { sleep } from '../shared/time.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
+import type { Call } from './calls.ts';
 import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
 
@@ -31,15 +32,6 @@ export interface RunClock {
   limit: string;
 }
 
-export interface Call<T> {
-  method: 'GET' | 'POST' | 'PATCH';
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  retry: RetryPolicy;
-  schema: z.ZodType<T>;
-}
-
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
 /** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
@@ -49,34 +41,18 @@ const DEADLINE_SLACK_MS = 2000;
 /** How long a write in flight may still take once the job is cancelled (the runner sends SIGTERM 7.5 s after SIGINT). */
 const WRITE_GRACE_MS = 5000;
 
-/** http.request takes an AbortSignal; the client has no per-request hook for it but this one. */
-class SignalHandler implements RequestHandler {
-  signal?: AbortSignal;
-  prepareRequest(options: RequestOptions): void {
-    options.signal = this.signal;
-  }
-  canHandleAuthentication(): boolean {
-    return false;
-  }
-  handleAuthentication(): never {
-    throw new Error('not used');
-  }
-}
-
 export class ServiceHttp {
   private readonly signalHandler = new SignalHandler();
   private readonly client: HttpClient;
   private readonly headers: Record<string, string>;
   private readonly settings: HttpSettings;
-  private readonly clock: RunClock;
   private readonly log: Logger;
   private readonly outage: Outage;
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
 
-  constructor(settings: HttpSettings, clock: RunClock, log: Logger) {
+  constructor(settings: HttpSettings, log: Logger) {
     this.settings = settings;
-    this.clock = clock;
     this.log = log;
     this.outage = new Outage(log, settings.patienceMs);
     // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
@@ -102,13 +78,13 @@ export class ServiceHttp {
    * One call, retried as its policy allows for as long as the deadline and the patience allow: not a fixed number
    * of attempts, so a busy or restarting service costs time, not a red build.
    */
-  async send<T>(call: Call<T>): Promise<T> {
+  async send<T>(call: Call<T>, clock: RunClock): Promise<T> {
     const label = `${call.method} ${call.path}`;
     let limited = false;
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
       try {
-        const { status, headers, text } = await this.once(call);
+        const { status, headers, text } = await this.once(call, clock);
         const shown = () => this.settings.redact(text);
         if (status >= 200 && status < 300) {
           this.outage.answered();
@@ -130,16 +106,16 @@ export class ServiceHttp {
         limited = true;
         this.pace.limited();
       }
-      const delay = this.retryDelay(call.retry, failure, attempt);
+      const delay = this.retryDelay(call.retry, failure, attempt, clock);
       if (delay === undefined) {
         failure.message += this.outage.summary();
         throw failure;
       }
-      this.outage.retrying(label, describe(failure), this.clock.deadline, this.clock.limit);
+      this.outage.retrying(label, describe(failure), clock.deadline, clock.limit);
       this.log.debug(
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
-      await sleep(delay, this.clock.signal);
+      await sleep(delay, clock.signal);
     }
   }
 
@@ -148,21 +124,22 @@ export class ServiceHttp {
     policy: RetryPolicy,
     failure: HttpError | NetworkError,
     attempt: number,
+    clock: RunClock,
   ): number | undefined {
-    if (this.clock.signal.aborted || !isRetryable(policy, failure)) return undefined;
+    if (clock.signal.aborted || !isRetryable(policy, failure)) return undefined;
     if (!this.outage.patient()) return undefined;
     const delay = backoffMs(attempt, 'status' in failure ? failure.retryAfterMs : undefined);
     // A retry that cannot finish before the deadline only delays the failure.
-    return Date.now() + delay < this.clock.deadline ? delay : undefined;
+    return Date.now() + delay < clock.deadline ? delay : undefined;
   }
 
   private async once(
     call: Call<unknown>,
+    clock: RunClock,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
-    if (this.clock.signal.aborted) throw new CancelledError();
-    const left = this.clock.deadline + DEADLINE_SLACK_MS - Date.now();
-    if (left <= DEADLINE_SLACK_MS / 2)
-      throw new DeadlineError(call.method, call.path, this.clock.limit);
+    if (clock.signal.aborted) throw new CancelledError();
+    const left = clock.deadline + DEADLINE_SLACK_MS - Date.now();
+    if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
     const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -170,8 +147,8 @@ export class ServiceHttp {
     const limitMs = Math.min(this.settings.requestTimeoutMs, left);
     const timeLimit = AbortSignal.timeout(limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
-    const cancel = call.retry === 'write' ? delayed(this.clock.signal, WRITE_GRACE_MS) : undefined;
-    const signal = AbortSignal.any([cancel?.signal ?? this.clock.signal, timeLimit]);
+    const cancel = call.retry === 'write' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
+    const signal = AbortSignal.any([cancel?.signal ?? clock.signal, timeLimit]);
     this.signalHandler.signal = signal;
     const data = call.body === undefined ? null : JSON.stringify(call.body);
     const headers =
@@ -184,17 +161,21 @@ export class ServiceHttp {
         data as string,
         headers,
       );
-      const text = await readText(response.message, signal, `${call.method} ${call.path}`);
+      const text = await readBody(response.message, signal, MAX_BODY_BYTES);
+      if (text === undefined)
+        throw new ResponseError(
+          `${call.method} ${call.path} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
+        );
       this.log.debug(
         `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
       );
       return { status: response.message.statusCode ?? 0, headers: response.message.headers, text };
     } catch (error) {
-      if (this.clock.signal.aborted) throw new CancelledError();
+      if (clock.signal.aborted) throw new CancelledError();
       if (error instanceof ResponseError) throw error;
       if (timeLimit.aborted) {
         if (limitMs < this.settings.requestTimeoutMs)
-          throw new DeadlineError(call.method, call.path, this.clock.limit);
+          throw new DeadlineError(call.method, call.path, clock.limit);
         throw new NetworkError(
           call.method,
           call.path,
@@ -215,45 +196,6 @@ export class ServiceHttp {
       cancel?.dispose();
     }
   }
-}
-
-/** The body as text, read up to MAX_BODY_BYTES: past the cap the connection is dropped, never buffered. */
-function readText(message: IncomingMessage, signal: AbortSignal, label: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tooLarge = () =>
-      new ResponseError(
-        `${label} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
-      );
-    if (Number(message.headers['content-length']) > MAX_BODY_BYTES) {
-      message.destroy();
-      return reject(tooLarge());
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failure: Error | undefined;
-    const onAbort = () => message.destroy(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    message.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      else if (!failure) {
-        failure = tooLarge();
-        message.destroy();
-      }
-    });
-    message.on('error', (error) => reject(failure ?? error));
-    message.on('close', () => {
-      signal.removeEventListener('abort', onAbort);
-      if (failure) reject(failure);
-      else if (message.complete) resolve(Buffer.concat(chunks).toString('utf8'));
-      else
-        reject(
-          Object.assign(new Error('connection closed before the answer was complete'), {
-            code: 'ECONNRESET',
-          }),
-        );
-    });
-  });
 }
 
 function parseBody<T>(
