@@ -179,6 +179,13 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
       '',
       ...JSON.stringify(plan.body, null, 2).split('\n'),
     );
+  if (plan.verify)
+    lines.push(
+      '',
+      plan.verify.url
+        ? `After DEPLOYED, verify-url would be checked at ${plan.verify.url}.`
+        : `verify-url cannot be resolved yet: ${plan.verify.problem}`,
+    );
   for (const line of lines) log.info(line);
 }
 
