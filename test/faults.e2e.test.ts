@@ -21,7 +21,9 @@ describe('reads are retried', () => {
     expect(run.outputs.result).toBe('deployed');
     expect(lookups()).toHaveLength(3);
     // One line when the trouble starts, one when it ends; the attempts between are debug lines.
-    expect(run.stdout).toContain('The service answers HTTP 503 to GET /v2/deployments; retrying until');
+    expect(run.stdout).toContain(
+      'The service answers HTTP 503 to GET /v2/deployments; retrying until',
+    );
     expect(run.stdout).toMatch(/The service answers again, after [\d.]+ s and 2 retries\./);
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
   });
