@@ -168,7 +168,8 @@ describe('answers that are not what the interface says', () => {
 
     expect(run.code).toBe(1);
     expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toContain('GET /v2/deployments answered with a body that is not JSON');
+    // The full URL: base-url is the likely culprit.
+    expect(run.errors[0]).toContain(`GET ${ctx.sim.url}/v2/deployments answered an HTML page`);
     expect(run.errors[0]).toContain('text/html');
     expect(run.errors[0]).toContain('base-url');
     expect(lookups()).toHaveLength(1);

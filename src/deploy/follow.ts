@@ -71,7 +71,13 @@ export async function follow(
       );
     if (watch.outcome === 'timed-out' && settings.rollbackOnFailure)
       report.notes.push(noRollbackAfterTimeout(revisionId, report.previousRevisionId));
-    return conclude(report, settle(watch.outcome, revisionId, status, settings.allowSkipped));
+    return conclude(
+      report,
+      settle(watch.outcome, revisionId, status, {
+        allowSkipped: settings.allowSkipped,
+        limit: client.clock.limit,
+      }),
+    );
   }
 
   report.phase = 'activate';
@@ -155,7 +161,7 @@ async function rollbackAndConclude(
     report.notes.push(NOTHING_TO_ROLL_BACK);
     const verdict = unhealthy
       ? failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose(status))
-      : settle('failed', revisionId, status, false);
+      : settle('failed', revisionId, status, { allowSkipped: false, limit: client.clock.limit });
     return conclude(report, verdict);
   }
   report.phase = 'rollback';
@@ -171,5 +177,5 @@ async function rollbackAndConclude(
   report.rollback = { revisionId: end.revisionId, status: end.status, ok: end.ok };
   report.deployment =
     (await reread(client, deploymentId).catch(() => undefined)) ?? report.deployment;
-  conclude(report, afterRollback({ revisionId, status, why }, previous, end));
+  conclude(report, afterRollback({ revisionId, status, why }, previous, end, window.clock.limit));
 }

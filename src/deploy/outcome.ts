@@ -11,13 +11,13 @@ export function settle(
   outcome: Exclude<WaitOutcome, 'cancelled'>,
   revisionId: string,
   status: string,
-  allowSkipped: boolean,
+  options: { allowSkipped: boolean; limit: string },
 ): Verdict {
   switch (outcome) {
     case 'deployed':
       return success('deployed');
     case 'skipped':
-      if (allowSkipped) return success('skipped');
+      if (options.allowSkipped) return success('skipped');
       return failed(
         'skipped',
         `Revision ${revisionId} was SKIPPED by the service; set allow-skipped: true if that is fine.`,
@@ -31,7 +31,7 @@ export function settle(
     case 'timed-out':
       return failed(
         'timed-out',
-        `Revision ${revisionId} was still ${status} when the timeout ran out.`,
+        `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
         {
           phase: 'wait',
           next: 'The revision keeps going on the service: raise timeout if builds take this long, or check the service for a stuck queue.',
@@ -53,6 +53,7 @@ export function afterRollback(
   broken: { revisionId: string; status: string; why: string },
   previous: string,
   rollback: Rollback & { problem?: string; timedOut: boolean },
+  limit: string,
 ): Verdict {
   const target =
     rollback.revisionId === previous
@@ -61,7 +62,7 @@ export function afterRollback(
   const rollbackEnd = rollback.problem
     ? `failed: ${rollback.problem}`
     : rollback.timedOut
-      ? `was still ${rollback.status ?? 'unknown'} when the timeout ran out`
+      ? `was still ${rollback.status ?? 'unknown'} when ${limit} ran out`
       : `ended ${rollback.status ?? 'unknown'}`;
   const { phase, next } = diagnose(broken.status);
   return rollback.ok

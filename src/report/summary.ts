@@ -88,7 +88,8 @@ function failure(report: RunReport): string[] {
   return [
     `**${esc(f.message)}**`,
     '',
-    ...(f.next ? [`Failed in: ${esc(f.phase)}. Next: ${esc(f.next)}`, ''] : []),
+    `Failed in: ${esc(f.phase)}.${f.next ? ` Next: ${esc(f.next)}` : ''}`,
+    '',
   ];
 }
 

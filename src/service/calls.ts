@@ -21,6 +21,8 @@ export interface Call<T> {
   body?: unknown;
   retry: RetryPolicy;
   schema: z.ZodType<T>;
+  /** What a 404 means when the path holds an id; without one, a 404 means base-url does not lead to the API. */
+  notFound?: string;
 }
 
 export type IntegrationKind = 'codehost' | 'forge';
@@ -40,7 +42,8 @@ const enc = encodeURIComponent;
 /** 1 */
 export function updateTokenMetadata(tokenId: string, body: TokenMetadataBody): Call<Token> {
   const path = `/v2/auth/tokens/${enc(tokenId)}/metadata`;
-  return { method: 'PATCH', path, body, retry: 'write', schema: Token };
+  const notFound = `Check token-id: no token has the id ${tokenId} for this key.`;
+  return { method: 'PATCH', path, body, retry: 'write', schema: Token, notFound };
 }
 
 /** 2 and 3 */
@@ -49,7 +52,8 @@ export function listRepositories(kind: IntegrationKind, integrationId: string): 
     kind === 'forge'
       ? `/v1/integrations/forge/codehost/${enc(integrationId)}/repos`
       : `/v1/integrations/codehost/${enc(integrationId)}/repos`;
-  return { method: 'GET', path, retry: 'read', schema: Repositories };
+  const notFound = `Check integration-id and integration-kind: no ${kind} integration ${integrationId} exists for this key and tenant.`;
+  return { method: 'GET', path, retry: 'read', schema: Repositories, notFound };
 }
 
 /** 4: never retried where it may have taken effect; the deploy command looks the name up again instead. */
@@ -59,36 +63,29 @@ export function createDeployment(body: CreateDeploymentBody): Call<Deployment> {
 
 /** 5 */
 export function listDeployments(query: ListDeploymentsQuery): Call<z.infer<typeof DeploymentPage>> {
-  return {
-    method: 'GET',
-    path: '/v2/deployments',
-    query: { ...query },
-    retry: 'read',
-    schema: DeploymentPage,
-  };
+  const path = '/v2/deployments';
+  return { method: 'GET', path, query: { ...query }, retry: 'read', schema: DeploymentPage };
 }
 
 /** 6 */
 export function patchDeployment(id: string, body: PatchDeploymentBody): Call<Deployment> {
-  return {
-    method: 'PATCH',
-    path: `/v2/deployments/${enc(id)}`,
-    body,
-    retry: 'write',
-    schema: Deployment,
-  };
+  const path = `/v2/deployments/${enc(id)}`;
+  const notFound = `Deployment ${id} no longer exists on the service (deleted meanwhile?): run the job again.`;
+  return { method: 'PATCH', path, body, retry: 'write', schema: Deployment, notFound };
 }
 
 /** 7 */
 export function redeployRevision(deploymentId: string, revisionId: string): Call<Deployment> {
   const path = `/v2/deployments/${enc(deploymentId)}/revisions/${enc(revisionId)}/redeploy`;
-  return { method: 'POST', path, retry: 'write', schema: Deployment };
+  const notFound = `Check revision-id: ${revisionId} is not a revision of deployment ${deploymentId}.`;
+  return { method: 'POST', path, retry: 'write', schema: Deployment, notFound };
 }
 
 /** 8 */
 export function getRevision(deploymentId: string, revisionId: string): Call<Revision> {
   const path = `/v2/deployments/${enc(deploymentId)}/revisions/${enc(revisionId)}`;
-  return { method: 'GET', path, retry: 'read', schema: Revision };
+  const notFound = `Revision ${revisionId} of deployment ${deploymentId} no longer exists on the service.`;
+  return { method: 'GET', path, retry: 'read', schema: Revision, notFound };
 }
 
 /** 9 */
@@ -96,16 +93,13 @@ export function listListeners(query: {
   limit: number;
   offset: number;
 }): Call<z.infer<typeof ListenerPage>> {
-  return {
-    method: 'GET',
-    path: '/v2/listeners',
-    query: { ...query },
-    retry: 'read',
-    schema: ListenerPage,
-  };
+  const path = '/v2/listeners';
+  return { method: 'GET', path, query: { ...query }, retry: 'read', schema: ListenerPage };
 }
 
 /** 10 */
 export function getListener(id: string): Call<Listener> {
-  return { method: 'GET', path: `/v2/listeners/${enc(id)}`, retry: 'read', schema: Listener };
+  const path = `/v2/listeners/${enc(id)}`;
+  const notFound = `Check listener: no listener has the id ${id}.`;
+  return { method: 'GET', path, retry: 'read', schema: Listener, notFound };
 }

@@ -8,18 +8,17 @@ export class HttpError extends DeployError {
   override name = 'HttpError';
   readonly status: number;
   readonly retryAfterMs?: number;
+  /** `request` is how the request is named ("GET /v2/deployments"); `hint` replaces the status's own advice. */
   constructor(
-    method: string,
-    path: string,
     status: number,
-    serverMessage: string,
-    retryAfterMs?: number,
+    parts: { request: string; server: string; hint?: string; retryAfterMs?: number },
   ) {
+    const server = parts.server.replace(/[.\s]+$/, '');
     super(
-      `${method} ${path} failed: HTTP ${status}${serverMessage ? ` ${serverMessage.replace(/[.\s]+$/, '')}` : ''}${hintFor(status)}`,
+      `${parts.request} failed: HTTP ${status}${server ? ` ${server}` : ''}${parts.hint ?? hintFor(status)}`,
     );
     this.status = status;
-    this.retryAfterMs = retryAfterMs;
+    this.retryAfterMs = parts.retryAfterMs;
   }
 }
 
@@ -62,8 +61,6 @@ function hintFor(status: number): string {
     case 401:
     case 403:
       return '. Check that api-key is valid and, with several tenants, that tenant-id names the tenant that owns the resource.';
-    case 404:
-      return '. Check the id: it does not exist for this key and tenant.';
     case 409:
       return '. The service reports a conflicting change: re-run the job; for a name that is taken, pick another name or set deployment-id.';
     case 422:

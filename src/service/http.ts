@@ -84,20 +84,25 @@ export class ServiceHttp {
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
       try {
-        const { status, headers, text } = await this.once(call, clock);
+        const { status, headers, text, url } = await this.once(call, clock);
         const shown = () => this.settings.redact(text);
-        if (status >= 200 && status < 300) {
+        const page = htmlPage(headers, text);
+        if (status >= 200 && status < 300 && !page) {
           this.outage.answered();
           if (!limited) this.pace.answered();
           return parseBody(label, headers, text, shown, call.schema);
         }
-        failure = new HttpError(
-          call.method,
-          call.path,
-          status,
-          serverMessage(shown()),
-          retryAfterMs(headers),
-        );
+        // An HTML page, or a 404 on a path without an id of the user's: the request did not reach the API.
+        const elsewhere = page !== undefined || (status === 404 && !call.notFound);
+        const request = elsewhere ? `${call.method} ${url}` : label;
+        if (page && status < 300)
+          throw new ResponseError(`${request} answered ${describePage(page)}${BASE_URL_HINT}`);
+        failure = new HttpError(status, {
+          request,
+          server: page ? describePage(page) : serverMessage(shown()),
+          hint: elsewhere ? BASE_URL_HINT : status === 404 ? `. ${call.notFound}` : undefined,
+          retryAfterMs: retryAfterMs(headers),
+        });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
@@ -136,7 +141,7 @@ export class ServiceHttp {
   private async once(
     call: Call<unknown>,
     clock: RunClock,
-  ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string; url: string }> {
     if (clock.signal.aborted) throw new CancelledError();
     const left = clock.deadline + DEADLINE_SLACK_MS - Date.now();
     if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
@@ -169,7 +174,12 @@ export class ServiceHttp {
       this.log.debug(
         `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
       );
-      return { status: response.message.statusCode ?? 0, headers: response.message.headers, text };
+      return {
+        status: response.message.statusCode ?? 0,
+        headers: response.message.headers,
+        text,
+        url: `${url.origin}${url.pathname}`,
+      };
     } catch (error) {
       if (clock.signal.aborted) throw new CancelledError();
       if (error instanceof ResponseError) throw error;
@@ -225,6 +235,24 @@ function parseBody<T>(
   throw new ResponseError(
     `${label} answered with an unexpected body: field '${field}': ${issue?.message ?? 'invalid'}. The service does not match the interface this action speaks.`,
   );
+}
+
+const BASE_URL_HINT =
+  ". Check base-url: it must be the service's API root, the part before /v2/… (e.g. https://api.example.com, without /api or /v2).";
+
+/** An HTML page (a proxy's or a web server's) instead of the API's JSON: its content type and title. */
+function htmlPage(
+  headers: IncomingMessage['headers'],
+  text: string,
+): { type: string; title?: string } | undefined {
+  const type = headers['content-type'] ?? '';
+  if (!/text\/html/i.test(type) && !/^\s*<(!doctype html|html)[\s>]/i.test(text)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  return { type: type || 'no content type', title: title ? cut(title, 80) : undefined };
+}
+
+function describePage(page: { type: string; title?: string }): string {
+  return `an HTML page (${page.type}${page.title ? `, titled "${page.title}"` : ''}), not the service's JSON`;
 }
 
 function serverMessage(text: string): string {
