@@ -147,7 +147,8 @@ function timeline(report: RunReport): string[] {
   return [
     '#### Status timeline',
     '',
-    '| Status | At | Time in status |',
+    // Times are what polling saw: a change shows up at the next read, not when it happened.
+    '| Status | First seen | Time in status (as polled) |',
     '|---|---|---|',
     ...report.timeline.map(
       (entry, i) =>
