@@ -69,12 +69,17 @@ function commentMarker(name) {
 async function upsertComment(api, log, c, limits) {
     const marker = commentMarker(c.name);
     const body = `${marker}\n${c.body}`;
-    const self = await viewer(api, log, limits);
-    if (!self)
+    const marked = await markedComments(api, log, c, marker, limits);
+    if (marked === null)
         return undefined;
-    const found = await findComment(api, log, c, marker, self, limits);
-    if (found === null)
-        return undefined;
+    let found;
+    // Whose token this is matters only when a comment carries the marker: most runs never ask.
+    if (marked.length) {
+        const self = await viewer(api, log, limits);
+        if (!self)
+            return undefined;
+        found = marked.find((comment) => writtenBy(comment.user, self))?.id;
+    }
     if (found !== undefined) {
         const answer = await bestEffort(api, log, {
             what: `Updating comment ${found} on pull request #${c.issueNumber}`,
@@ -128,8 +133,9 @@ function writtenBy(user, self) {
         .replace(/\[bot\]$/, '');
     return typeof login === 'string' && bare(login) === bare(self.login);
 }
-/** The id of the oldest comment by `self` starting with `marker`; undefined when none, null when unreadable. */
-async function findComment(api, log, c, marker, self, limits) {
+/** The comments starting with `marker`, oldest first; null when they cannot be read. */
+async function markedComments(api, log, c, marker, limits) {
+    const marked = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
         const answer = await bestEffort(api, log, {
             what: `Reading the comments of pull request #${c.issueNumber}`,
@@ -142,14 +148,11 @@ async function findComment(api, log, c, marker, self, limits) {
         const comments = Array.isArray(answer.data) ? answer.data : [];
         for (const comment of comments) {
             const { id, body, user } = comment;
-            if (typeof id === 'number' &&
-                typeof body === 'string' &&
-                body.startsWith(marker) &&
-                writtenBy(user, self))
-                return id;
+            if (typeof id === 'number' && typeof body === 'string' && body.startsWith(marker))
+                marked.push({ id, user });
         }
         if (comments.length < PER_PAGE)
-            return undefined;
+            return marked;
     }
     log.warning(`Pull request #${c.issueNumber} has more than ${MAX_PAGES * PER_PAGE} comments; not adding another.`);
     return null;

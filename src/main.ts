@@ -11,7 +11,7 @@ import { outputsOf } from './report/outputs.ts';
 import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
-import { Redactor } from './shared/redact.ts';
+import { Redactor, redactDeep } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './sinks.ts';
 
@@ -198,11 +198,13 @@ async function publish(
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
     core.setOutput(name, sinks.output(value));
-  const context = summaryContext(settings);
+  // Redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  const shown = redactDeep(report, (text) => sinks.redact(text));
+  const context = redactDeep(summaryContext(settings), (text) => sinks.redact(text));
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
       await core.summary
-        .addRaw(sinks.markdown(renderSummary(report, context), SUMMARY_MAX))
+        .addRaw(sinks.markdown(renderSummary(shown, context), SUMMARY_MAX))
         .write({ overwrite: false });
     } catch (error) {
       log.warning(`Could not write the job summary: ${(error as Error).message}`);
@@ -211,7 +213,7 @@ async function publish(
   const session = await github.session;
   await session?.finish(report, {
     name: commentName(settings, report),
-    body: sinks.markdown(renderComment(report, context, github.runUrl), COMMENT_MAX),
+    body: sinks.markdown(renderComment(shown, context, github.runUrl), COMMENT_MAX),
   });
   if (report.ok) {
     const what = report.revisionId ? ` (revision ${report.revisionId})` : '';

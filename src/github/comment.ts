@@ -27,10 +27,15 @@ export async function upsertComment(
 ): Promise<'created' | 'updated' | undefined> {
   const marker = commentMarker(c.name);
   const body = `${marker}\n${c.body}`;
-  const self = await viewer(api, log, limits);
-  if (!self) return undefined;
-  const found = await findComment(api, log, c, marker, self, limits);
-  if (found === null) return undefined;
+  const marked = await markedComments(api, log, c, marker, limits);
+  if (marked === null) return undefined;
+  let found: number | undefined;
+  // Whose token this is matters only when a comment carries the marker: most runs never ask.
+  if (marked.length) {
+    const self = await viewer(api, log, limits);
+    if (!self) return undefined;
+    found = marked.find((comment) => writtenBy(comment.user, self))?.id;
+  }
   if (found !== undefined) {
     const answer = await bestEffort(
       api,
@@ -109,15 +114,15 @@ function writtenBy(user: unknown, self: Identity): boolean {
   return typeof login === 'string' && bare(login) === bare(self.login);
 }
 
-/** The id of the oldest comment by `self` starting with `marker`; undefined when none, null when unreadable. */
-async function findComment(
+/** The comments starting with `marker`, oldest first; null when they cannot be read. */
+async function markedComments(
   api: GitHubApi,
   log: Logger,
   c: { repo: Repo; issueNumber: number },
   marker: string,
-  self: Identity,
   limits: CallLimits,
-): Promise<number | undefined | null> {
+): Promise<{ id: number; user: unknown }[] | null> {
+  const marked: { id: number; user: unknown }[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const answer = await bestEffort(
       api,
@@ -134,15 +139,10 @@ async function findComment(
     const comments = Array.isArray(answer.data) ? (answer.data as unknown[]) : [];
     for (const comment of comments) {
       const { id, body, user } = comment as { id?: unknown; body?: unknown; user?: unknown };
-      if (
-        typeof id === 'number' &&
-        typeof body === 'string' &&
-        body.startsWith(marker) &&
-        writtenBy(user, self)
-      )
-        return id;
+      if (typeof id === 'number' && typeof body === 'string' && body.startsWith(marker))
+        marked.push({ id, user });
     }
-    if (comments.length < PER_PAGE) return undefined;
+    if (comments.length < PER_PAGE) return marked;
   }
   log.warning(
     `Pull request #${c.issueNumber} has more than ${MAX_PAGES * PER_PAGE} comments; not adding another.`,

@@ -53,6 +53,8 @@ function encodings(value: string): string[] {
     unicode,
     unicode.toUpperCase().replace(/\\U/g, '\\u'),
     esc(value),
+    // CommonMark lets any ASCII punctuation be backslash-escaped: a Markdown writer may escape them all.
+    value.replace(/[!-/:-@[-`{-~]/g, '\\$&'),
     encodeURIComponent(value),
     new URLSearchParams({ v: value }).toString().slice(2),
     ...base64Forms(value),
@@ -78,4 +80,18 @@ function base64Forms(value: string): string[] {
     if (core.length >= MIN_BASE64_CORE) out.push(core);
   }
   return out.flatMap((form) => [form, form.replace(/\+/g, '-').replace(/\//g, '_')]);
+}
+
+/**
+ * A copy of `value` with every string in it redacted: data is cleaned before a renderer escapes or cuts it, since an
+ * escaped or cut secret would no longer match.
+ */
+export function redactDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactDeep(item, redact)) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)]),
+    ) as T;
+  return value;
 }
