@@ -9,6 +9,7 @@ import { getRevision, listDeployments } from '../src/service/calls.ts';
 import type { ServiceClient } from '../src/service/client.ts';
 import { DeadlineError, HttpError, ResponseError } from '../src/service/errors.ts';
 import { clientOf, memoryLog } from './helpers/core.ts';
+import type { TimelineStep } from './simulator/server.ts';
 import { API_KEY, codehostInputs, useSimulator } from './helpers/setup.ts';
 
 const ctx = useSimulator();
@@ -80,22 +81,25 @@ describe('the HTTP layer', () => {
 });
 
 describe('the wait', () => {
-  it('returns what it saw: the outcome, the last revision and the timeline', async () => {
-    const log = memoryLog();
-    client = clientOf(ctx.sim, log);
+  /** Waits (poll-interval 1 s) on a new revision of a new deployment that lives through `timeline`. */
+  const waitThrough = (timeline: TimelineStep[], options: Parameters<typeof clientOf>[2] = {}) => {
+    client = clientOf(ctx.sim, memoryLog(), options);
     const dep = ctx.sim.addDeployment({ name: 'a' });
-    const rev = ctx.sim.addRevision(dep.id, [
+    const rev = ctx.sim.addRevision(dep.id, timeline);
+    return waitForRevision(
+      client,
+      { deploymentId: dep.id, revisionId: rev.id },
+      { pollIntervalMs: 1000, triggeredAt: Date.now() },
+      memoryLog(),
+    );
+  };
+
+  it('returns what it saw: the outcome, the last revision and the timeline', async () => {
+    const watch = await waitThrough([
       { status: 'QUEUED', ms: 300 },
       { status: 'BUILDING', ms: 300 },
       { status: 'DEPLOYED' },
     ]);
-
-    const watch = await waitForRevision(
-      client,
-      { deploymentId: dep.id, revisionId: rev.id },
-      { pollIntervalMs: 1000, triggeredAt: Date.now() },
-      log,
-    );
 
     expect(watch.outcome).toBe('deployed');
     expect(watch.revision?.status).toBe('DEPLOYED');
@@ -104,16 +108,7 @@ describe('the wait', () => {
   });
 
   it('ends timed-out at the deadline, naming the last status it read', async () => {
-    client = clientOf(ctx.sim, memoryLog(), { timeoutMs: 1500 });
-    const dep = ctx.sim.addDeployment({ name: 'a' });
-    const rev = ctx.sim.addRevision(dep.id, [{ status: 'BUILDING' }]);
-
-    const watch = await waitForRevision(
-      client,
-      { deploymentId: dep.id, revisionId: rev.id },
-      { pollIntervalMs: 1000, triggeredAt: Date.now() },
-      memoryLog(),
-    );
+    const watch = await waitThrough([{ status: 'BUILDING' }], { timeoutMs: 1500 });
 
     expect(watch.outcome).toBe('timed-out');
     expect(watch.revision?.status).toBe('BUILDING');
@@ -121,17 +116,9 @@ describe('the wait', () => {
 
   it('answers cancelled when the job is cancelled, keeping what it saw', async () => {
     const controller = new AbortController();
-    client = clientOf(ctx.sim, memoryLog(), { signal: controller.signal });
-    const dep = ctx.sim.addDeployment({ name: 'a' });
-    const rev = ctx.sim.addRevision(dep.id, [{ status: 'BUILDING' }]);
     setTimeout(() => controller.abort(), 700);
 
-    const watch = await waitForRevision(
-      client,
-      { deploymentId: dep.id, revisionId: rev.id },
-      { pollIntervalMs: 1000, triggeredAt: Date.now() },
-      memoryLog(),
-    );
+    const watch = await waitThrough([{ status: 'BUILDING' }], { signal: controller.signal });
 
     expect(watch.outcome).toBe('cancelled');
     expect(watch.revision?.status).toBe('BUILDING');

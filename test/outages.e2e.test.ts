@@ -72,20 +72,26 @@ describe('outages', () => {
   });
 });
 
+/** my-agent, whose next revision builds for `buildingMs`, and whose first `times` status reads answer 429. */
+function rateLimitStatusReads(o: { buildingMs: number; times: number; retryAfter: string }): void {
+  const { sim } = ctx;
+  sim.addDeployment({ name: 'my-agent' });
+  sim.timelines.push([{ status: 'BUILDING', ms: o.buildingMs }, { status: 'DEPLOYED' }]);
+  sim.fault({
+    method: 'GET',
+    path: /\/revisions\//,
+    status: 429,
+    times: o.times,
+    headers: { 'retry-after': o.retryAfter },
+  });
+}
+
 describe('rate limits', () => {
   it(
     'a status read answered 429 ten times in a row does not end the wait',
     async () => {
       const { sim } = ctx;
-      sim.addDeployment({ name: 'my-agent' });
-      sim.timelines.push([{ status: 'BUILDING', ms: 1000 }, { status: 'DEPLOYED' }]);
-      sim.fault({
-        method: 'GET',
-        path: /\/revisions\//,
-        status: 429,
-        times: 10,
-        headers: { 'retry-after': '1' },
-      });
+      rateLimitStatusReads({ buildingMs: 1000, times: 10, retryAfter: '1' });
 
       const run = await runAction({
         inputs: codehostInputs(sim, 'my-agent', { timeout: '2m' }),
@@ -125,16 +131,8 @@ describe('rate limits', () => {
     'stretches status polling while the service rate-limits, then returns to poll-interval',
     async () => {
       const { sim } = ctx;
-      sim.addDeployment({ name: 'my-agent' });
-      sim.timelines.push([{ status: 'BUILDING', ms: 20_000 }, { status: 'DEPLOYED' }]);
       // Four rate-limited reads early in the wait, then clean answers.
-      sim.fault({
-        method: 'GET',
-        path: /\/revisions\//,
-        status: 429,
-        times: 4,
-        headers: { 'retry-after': '0' },
-      });
+      rateLimitStatusReads({ buildingMs: 20_000, times: 4, retryAfter: '0' });
 
       const run = await runAction({
         inputs: codehostInputs(sim, 'my-agent', { timeout: '1m', 'poll-interval': '1s' }),
