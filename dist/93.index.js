@@ -60,16 +60,26 @@ function commentMarker(name) {
     return `<!-- agent-deploy-action:${name.replace(/>/g, '&gt;')} -->`;
 }
 /**
- * Creates the pull request's comment for deployment `name`, or updates the one that carries its marker, so a
- * pull request has one comment per deployment however many runs it sees. Answers what it did, or undefined
- * after a warning. When the comments cannot be read, nothing is written: a blind create could duplicate.
+ * Creates the pull request's comment for deployment `name`, or updates the one that carries its marker and was
+ * written by the token's own identity, so a pull request has one comment per deployment however many runs it
+ * sees. A comment by anyone else (the PR's author, say) that carries the marker is never touched. Answers what it
+ * did, or undefined after a warning. When the comments or the identity cannot be read, nothing is written: a blind
+ * create could duplicate.
  */
 async function upsertComment(api, log, c, limits) {
     const marker = commentMarker(c.name);
     const body = `${marker}\n${c.body}`;
-    const found = await findComment(api, log, c.repo, c.issueNumber, marker, limits);
-    if (found === null)
+    const marked = await markedComments(api, log, c, marker, limits);
+    if (marked === null)
         return undefined;
+    let found;
+    // Whose token this is matters only when a comment carries the marker: most runs never ask.
+    if (marked.length) {
+        const self = await viewer(api, log, limits);
+        if (!self)
+            return undefined;
+        found = marked.find((comment) => writtenBy(comment.user, self))?.id;
+    }
     if (found !== undefined) {
         const answer = await bestEffort(api, log, {
             what: `Updating comment ${found} on pull request #${c.issueNumber}`,
@@ -93,31 +103,65 @@ async function upsertComment(api, log, c, limits) {
     log.info(`Commented on pull request #${c.issueNumber}.`);
     return 'created';
 }
-/** The id of the oldest comment starting with `marker`; undefined when there is none, null when unreadable. */
-async function findComment(api, log, repo, issueNumber, marker, limits) {
+/** GraphQL's viewer answers for every kind of token; REST `GET /user` refuses GITHUB_TOKEN. */
+async function viewer(api, log, limits) {
+    const answer = await bestEffort(api, log, {
+        what: 'Reading who github-token acts as, to find its pull request comment',
+        permission: PERMISSION,
+        route: 'POST /graphql',
+        params: { query: 'query { viewer { login databaseId } }' },
+    }, limits);
+    const found = answer?.data
+        ?.data?.viewer;
+    if (typeof found?.login !== 'string') {
+        if (answer)
+            log.warning('GitHub did not say who github-token acts as; the comment is skipped.');
+        return undefined;
+    }
+    return {
+        login: found.login,
+        id: typeof found.databaseId === 'number' ? found.databaseId : undefined,
+    };
+}
+function writtenBy(user, self) {
+    const { id, login } = (user ?? {});
+    if (self.id !== undefined)
+        return id === self.id;
+    // GraphQL names a bot without the [bot] that REST adds.
+    const bare = (name) => String(name)
+        .toLowerCase()
+        .replace(/\[bot\]$/, '');
+    return typeof login === 'string' && bare(login) === bare(self.login);
+}
+/** The comments starting with `marker`, oldest first; null when they cannot be read. */
+async function markedComments(api, log, c, marker, limits) {
+    const marked = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
         const answer = await bestEffort(api, log, {
-            what: `Reading the comments of pull request #${issueNumber}`,
+            what: `Reading the comments of pull request #${c.issueNumber}`,
             permission: PERMISSION,
             route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
-            params: { ...repo, issue_number: issueNumber, per_page: PER_PAGE, page },
+            params: { ...c.repo, issue_number: c.issueNumber, per_page: PER_PAGE, page },
         }, limits);
         if (!answer)
             return null;
         const comments = Array.isArray(answer.data) ? answer.data : [];
         for (const comment of comments) {
-            const { id, body } = comment;
+            const { id, body, user } = comment;
             if (typeof id === 'number' && typeof body === 'string' && body.startsWith(marker))
-                return id;
+                marked.push({ id, user });
         }
         if (comments.length < PER_PAGE)
-            return undefined;
+            return marked;
     }
-    log.warning(`Pull request #${issueNumber} has more than ${MAX_PAGES * PER_PAGE} comments; not adding another.`);
+    log.warning(`Pull request #${c.issueNumber} has more than ${MAX_PAGES * PER_PAGE} comments; not adding another.`);
     return null;
 }
 
+// EXTERNAL MODULE: ./src/shared/url.ts
+var shared_url = __webpack_require__(7216);
 ;// CONCATENATED MODULE: ./src/github/deployments.ts
+
 
 const deployments_PERMISSION = 'deployments: write';
 /** Creates the GitHub Deployment of `sha` in `environment`; answers its id, or undefined after a warning. */
@@ -130,7 +174,7 @@ async function createDeployment(api, log, d, limits) {
             ...d.repo,
             ref: d.sha,
             environment: d.environment,
-            description: cut(d.description),
+            description: d.description,
             // The deploy is this job's own business: no merge of the default branch, no wait on commit checks
             // (this very job is one of them, still running).
             auto_merge: false,
@@ -157,7 +201,7 @@ async function setDeploymentStatus(api, log, d, limits) {
             ...d.repo,
             deployment_id: d.deploymentId,
             state,
-            description: cut(description),
+            description,
             ...(environmentUrl ? { environment_url: environmentUrl } : {}),
             ...(logUrl ? { log_url: logUrl } : {}),
         },
@@ -194,15 +238,14 @@ function finalStatus(report) {
         description: report.failure?.message ?? `Ended ${report.result ?? 'with an error'}.`,
     };
 }
-/** GitHub links environment_url as given; a bare host from the service would be a relative link. */
+/**
+ * GitHub links environment_url as given: a bare host from the service becomes https://host, and anything that is
+ * not then a plain http(s) URL (javascript:, spaces, credentials) is left out.
+ */
 function environmentUrl(url) {
     if (!url)
         return undefined;
-    return /^https?:\/\//i.test(url) ? url : `https://${url}`;
-}
-// GitHub rejects a status description longer than 140 characters.
-function cut(text) {
-    return text.length > 140 ? `${text.slice(0, 139)}…` : text;
+    return (0,shared_url/* httpUrl */.q3)(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
 }
 
 ;// CONCATENATED MODULE: ./src/github/session.ts
@@ -211,6 +254,8 @@ function cut(text) {
 
 
 const CALL_TIMEOUT_MS = 10_000;
+/** GitHub rejects a deployment (status) description longer than 140 characters. */
+const DESCRIPTION_MAX = 140;
 // After a cancel the runner sends SIGTERM 7.5 s after SIGINT: the last calls must fit well before it.
 const CANCELLED_CALL_TIMEOUT_MS = 2_000;
 /** Octokit at GITHUB_API_URL (getOctokit's default), without retries: every call is made once. */
@@ -230,7 +275,7 @@ class GitHubSession {
     }
     static async open(api, log, options) {
         const session = new GitHubSession(api, log, options);
-        const { work, clock } = options;
+        const { work, clock, field } = options;
         if (!work.environment)
             return session;
         // Within the deploy's own deadline, and stopped by a cancel.
@@ -242,7 +287,7 @@ class GitHubSession {
             repo: work.repo,
             environment: work.environment.name,
             sha: work.environment.sha,
-            description: `agent-deploy-action: ${options.target}`,
+            description: field(`agent-deploy-action: ${options.target}`, DESCRIPTION_MAX),
         }, limits);
         if (session.deploymentId !== undefined && !clock.signal.aborted) {
             await setDeploymentStatus(api, log, {
@@ -250,27 +295,37 @@ class GitHubSession {
                 deploymentId: session.deploymentId,
                 status: {
                     state: 'in_progress',
-                    description: `Deploying ${options.target}`,
-                    environmentUrl: environmentUrl(options.customUrl),
+                    description: field(`Deploying ${options.target}`, DESCRIPTION_MAX),
+                    environmentUrl: session.url(options.customUrl),
                     logUrl: options.runUrl,
                 },
             }, limits);
         }
         return session;
     }
+    /** The environment URL, redacted like any field, when it is a plain http(s) URL. */
+    url(value) {
+        return value ? environmentUrl(this.options.field(value, 2000)) : undefined;
+    }
     /** The GitHub Deployment's last status and the pull request comment, side by side. */
     async finish(report, comment) {
-        const { work, customUrl, runUrl } = this.options;
+        const { work, customUrl, runUrl, field } = this.options;
         const limits = {
             timeoutMs: report.cancelled ? CANCELLED_CALL_TIMEOUT_MS : CALL_TIMEOUT_MS,
         };
-        const url = environmentUrl(report.deployment?.source_config.custom_url ?? customUrl);
+        const url = this.url(report.deployment?.source_config.custom_url ?? customUrl);
+        const { state, description } = finalStatus(report);
         await Promise.all([
             this.deploymentId !== undefined &&
                 setDeploymentStatus(this.api, this.log, {
                     repo: work.repo,
                     deploymentId: this.deploymentId,
-                    status: { ...finalStatus(report), environmentUrl: url, logUrl: runUrl },
+                    status: {
+                        state,
+                        description: field(description, DESCRIPTION_MAX),
+                        environmentUrl: url,
+                        logUrl: runUrl,
+                    },
                 }, limits),
             work.comment &&
                 upsertComment(this.api, this.log, { repo: work.repo, issueNumber: work.comment.issueNumber, ...comment }, limits),

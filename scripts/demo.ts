@@ -4,8 +4,10 @@ import { runAction } from '../test/helpers/action.ts';
 import { Simulator } from '../test/simulator/server.ts';
 
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
+// Bold rules on a terminal only: a CI log or a file gets plain text.
+const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 const rule = (title: string) =>
-  console.log(`\n\x1b[1m── ${title} ${'─'.repeat(Math.max(0, 70 - title.length))}\x1b[0m`);
+  console.log(`\n${bold(`── ${title} ${'─'.repeat(Math.max(0, 70 - title.length))}`)}`);
 
 const sim = await Simulator.start({ apiKey: 'demo-api-key' });
 try {
@@ -31,8 +33,11 @@ try {
   rule(
     `simulator on ${sim.url}; running node dist/index.js (deploy support-agent from acme/agent@main)`,
   );
-  // The runner hides ::debug:: lines unless debug logging is on; so does the demo unless RUNNER_DEBUG=1.
-  const shown = (line: string) => process.env.RUNNER_DEBUG === '1' || !line.startsWith('::debug::');
+  // As the job log on GitHub reads: the runner swallows mask commands, and hides ::debug:: lines unless debug
+  // logging is on (RUNNER_DEBUG=1 here too).
+  const shown = (line: string) =>
+    !line.startsWith('::add-mask::') &&
+    (process.env.RUNNER_DEBUG === '1' || !line.startsWith('::debug::'));
   const run = await runAction({
     inputs,
     onSpawn: (child) =>

@@ -1,44 +1,66 @@
 import * as core from '@actions/core';
 import pkg from '../package.json' with { type: 'json' };
-import { runCommand } from './deploy/flow.ts';
+import { runCommand } from './commands/index.ts';
+import { describeTarget } from './deploy/lookup.ts';
 import { newReport, type Plan, type RunReport } from './deploy/report.ts';
 import { type GitHubContext, plannedGitHubWork, readGitHubContext } from './github/context.ts';
 import type { GitHubSession } from './github/session.ts';
-import { type Settings, InputError, parseInputs } from './inputs.ts';
+import { InputError, parseInputs, type Settings, targetOf } from './inputs/index.ts';
 import type { Logger } from './logger.ts';
-import { Redactor } from './redact.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
+import { Redactor, redactDeep } from './shared/redact.ts';
+import { compact } from './shared/time.ts';
+import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './sinks.ts';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const USER_AGENT = `${pkg.name}/${pkg.version}`;
 
-/** The action's edge: inputs, masking, signals, outputs and summary. Everything else takes plain arguments. */
+/**
+ * The action's edge: inputs, masking, signals, outputs and summary. Everything else takes plain arguments. Nothing
+ * escapes it: whatever goes wrong, the step ends with `result`, a job summary and one error line.
+ */
 export async function run(): Promise<void> {
   const redactor = new Redactor();
-  // Masked before anything can be logged, even when the other inputs are invalid.
-  redactor.add(core.getInput('api-key'));
-  redactor.add(core.getInput('github-token'));
-  for (const value of redactor.values()) core.setSecret(value);
-
-  let settings: Settings;
+  const sinks = new Sinks(redactor);
+  const log = actionLogger(sinks);
+  const report = newReport();
+  let settings: Settings | undefined;
+  let github: GitHubFinish = {};
   try {
-    settings = parseInputs((name) => core.getInput(name), process.env);
+    // Masked before anything can be logged, even when the other inputs are invalid.
+    redactor.add(core.getInput('api-key'));
+    redactor.add(core.getInput('github-token'));
+    for (const value of redactor.values()) core.setSecret(value);
+    settings = await parseInputs((name) => core.getInput(name), process.env);
+    report.command = settings.command;
+    maskSecrets(redactor, settings);
+    github = await deploy(settings, report, log);
   } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    core.setFailed(redactor.redact(error.message));
-    return;
+    recordFailure(report, error, log);
   }
-  const masked = new Set(redactor.values());
-  for (const secret of settings.secrets ?? []) redactor.add(secret.value);
-  // Each line of a multi-line value too: the runner masks line by line and would not match it whole.
-  for (const value of redactor.values()) if (!masked.has(value)) core.setSecret(value);
+  try {
+    await publish(report, settings, sinks, log, github);
+  } catch (error) {
+    // The last resort: the summary or an output could not be written.
+    core.setFailed(sinks.logLine(`The action could not report its result: ${String(error)}`));
+  }
+}
 
-  const log = redactingLogger(redactor);
+interface GitHubFinish {
+  session?: Promise<GitHubSession | undefined>;
+  runUrl?: string;
+}
+
+/** The command, with cancellation wired to the runner's signals. Fills `report`, also when it throws. */
+async function deploy(
+  settings: Settings,
+  report: RunReport,
+  log: ActionLogger,
+): Promise<GitHubFinish> {
   const controller = new AbortController();
-  const report = newReport(settings.command);
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) return;
     log.warning(`Received ${signal}: stopping now.`);
@@ -48,39 +70,65 @@ export async function run(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const clock = { deadline: Date.now() + settings.timeoutMs, signal: controller.signal };
-  const client = new ServiceClient(
+  const clock: RunClock = {
+    deadline: Date.now() + settings.timeoutMs,
+    signal: controller.signal,
+    limit: `timeout ${compact(settings.timeoutMs)}`,
+  };
+  const client = ServiceClient.open(
     {
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       tenantId: settings.tenantId,
       userAgent: USER_AGENT,
       requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
+      redact: (text) => log.redact(text),
+      patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
     },
     clock,
     log,
   );
-  const gitHubContext = readGitHubContext(process.env);
+  const context = readGitHubContext(process.env);
   // Beside the deploy, not before it: the GitHub Deployment's start never delays the service calls.
-  const github = openGitHub(settings, gitHubContext, log, clock);
+  const session = openGitHub(settings, context, log, clock);
   try {
-    await runCommand({ client, settings, report, log, clock });
+    await runCommand({ client, report, log, userAgent: USER_AGENT }, settings);
   } catch (error) {
-    if (error instanceof CancelledError || report.cancelled) {
-      report.cancelled = true;
-      report.failure = { phase: report.phase ?? 'start', message: 'The job was cancelled.' };
-    } else {
-      report.failure = { phase: report.phase ?? 'start', message: (error as Error).message };
-      if (!(error instanceof Error) || error.name === 'Error' || error.name === 'TypeError') {
-        log.debug(redactor.redact((error as Error).stack ?? String(error)));
-      }
-    }
-    report.ok = false;
+    if (error instanceof CancelledError || report.cancelled) report.cancelled = true;
+    recordFailure(report, error, log);
   } finally {
     client.dispose();
   }
   if (report.plan) printPlan(report.plan, settings, log);
-  await publish(report, settings, redactor, log, { session: github, runUrl: gitHubContext.runUrl });
+  return { session, runUrl: context.runUrl };
+}
+
+function recordFailure(report: RunReport, error: unknown, log: ActionLogger): void {
+  report.ok = false;
+  report.result ??= 'failed';
+  const phase = report.phase ?? (error instanceof InputError ? 'inputs' : 'start');
+  if (report.cancelled) {
+    report.failure = { phase, message: 'The job was cancelled.' };
+    return;
+  }
+  if (error instanceof Error && error.name !== 'Error' && error.name !== 'TypeError') {
+    report.failure = { phase, message: error.message };
+    return;
+  }
+  // Not one of ours: a bug. The stack goes to the debug log, the message to the user.
+  log.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  report.failure = {
+    phase,
+    message: `Unexpected error: ${message}. This is a bug in the action: please report it with this log (re-run with debug logging for the stack).`,
+  };
+}
+
+/** Every `secrets` value, and each line of a multi-line one: the runner masks line by line. */
+function maskSecrets(redactor: Redactor, settings: Settings): void {
+  const masked = new Set(redactor.values());
+  for (const secret of settings.secrets ?? []) redactor.add(secret.value);
+  for (const value of redactor.values()) if (!masked.has(value)) core.setSecret(value);
 }
 
 /**
@@ -90,24 +138,26 @@ export async function run(): Promise<void> {
 async function openGitHub(
   settings: Settings,
   context: GitHubContext,
-  log: Logger,
+  log: ActionLogger,
   clock: RunClock,
 ): Promise<GitHubSession | undefined> {
   const { work, skipped } = plannedGitHubWork(settings, context);
   for (const reason of skipped) log.info(reason);
   if (!work) return undefined;
-  if (!settings.githubToken) {
+  if (!settings.github.token) {
     core.notice('github-token is empty, so environment and pr-comment are skipped.');
     return undefined;
   }
   try {
     const { connect, GitHubSession } = await import('./github/session.ts');
-    return await GitHubSession.open(connect(settings.githubToken, USER_AGENT), log, {
+    const target = targetOf(settings);
+    return await GitHubSession.open(connect(settings.github.token, USER_AGENT), log, {
       work,
-      target: settings.name ?? settings.deploymentId ?? '',
-      customUrl: settings.customUrl,
+      target: target ? describeTarget(target) : '',
+      customUrl: settings.command === 'deploy' ? settings.customUrl : undefined,
       runUrl: context.runUrl,
       clock,
+      field: (text, max) => log.field(text, max),
     });
   } catch (error) {
     log.warning(`The GitHub features are skipped: ${(error as Error).message}`);
@@ -115,7 +165,7 @@ async function openGitHub(
   }
 }
 
-/** The request a dry run would send, as on the wire; the plan's body has its secret values replaced already. */
+/** The request a dry run would send, as on the wire, a log line each; the body's secret values are replaced. */
 function printPlan(plan: Plan, settings: Settings, log: Logger): void {
   const lines = [
     'Dry run: nothing is written to the service. The request this run would send:',
@@ -124,39 +174,46 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
     ...(settings.tenantId ? [`X-Tenant-Id: ${settings.tenantId}`] : []),
   ];
   if (plan.body !== undefined)
-    lines.push('Content-Type: application/json', '', JSON.stringify(plan.body, null, 2));
-  log.info(lines.join('\n'));
+    lines.push(
+      'Content-Type: application/json',
+      '',
+      ...JSON.stringify(plan.body, null, 2).split('\n'),
+    );
+  if (plan.verify)
+    lines.push(
+      '',
+      plan.verify.url
+        ? `After DEPLOYED, verify-url would be checked at ${plan.verify.url}.`
+        : `verify-url cannot be resolved yet: ${plan.verify.problem}`,
+    );
+  for (const line of lines) log.info(line);
 }
 
 async function publish(
   report: RunReport,
-  settings: Settings,
-  redactor: Redactor,
+  settings: Settings | undefined,
+  sinks: Sinks,
   log: Logger,
-  github: { session: Promise<GitHubSession | undefined>; runUrl?: string },
+  github: GitHubFinish,
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
-    core.setOutput(name, redactor.redact(value));
-  // What the inputs say, for the rows the service did not answer; a token update has no source or ref.
-  const aboutDeployment = settings.command !== 'token-metadata';
-  const context: SummaryContext = {
-    name: settings.name,
-    source: aboutDeployment ? settings.source : undefined,
-    ref: aboutDeployment && settings.source === 'codehost' ? settings.repoRef : undefined,
-    image: aboutDeployment ? settings.imageUri : undefined,
-  };
+    core.setOutput(name, sinks.output(value));
+  // Redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  const shown = redactDeep(report, (text) => sinks.redact(text));
+  const context = redactDeep(summaryContext(settings), (text) => sinks.redact(text));
   if (process.env.GITHUB_STEP_SUMMARY) {
-    const markdown = renderSummary(report, context);
     try {
-      await core.summary.addRaw(redactor.redact(markdown)).write();
+      await core.summary
+        .addRaw(sinks.markdown(renderSummary(shown, context), SUMMARY_MAX))
+        .write({ overwrite: false });
     } catch (error) {
       log.warning(`Could not write the job summary: ${(error as Error).message}`);
     }
   }
   const session = await github.session;
   await session?.finish(report, {
-    name: report.deployment?.name ?? settings.name ?? settings.deploymentId ?? '',
-    body: redactor.redact(renderComment(report, context, github.runUrl)),
+    name: commentName(settings, report),
+    body: sinks.markdown(renderComment(shown, context, github.runUrl), COMMENT_MAX),
   });
   if (report.ok) {
     const what = report.revisionId ? ` (revision ${report.revisionId})` : '';
@@ -165,7 +222,7 @@ async function publish(
   }
   const message = report.failure?.message ?? `Result: ${report.result}`;
   core.setFailed(
-    redactor.redact(
+    sinks.logLine(
       report.cancelled && report.revisionId
         ? `${message} Revision ${report.revisionId} keeps going on the service.`
         : message,
@@ -173,10 +230,36 @@ async function publish(
   );
 }
 
-function redactingLogger(redactor: Redactor): Logger {
+/** What the inputs say, for the rows the service did not answer; only deploy has a source, ref and image. */
+function summaryContext(settings: Settings | undefined): SummaryContext {
+  const target = settings && targetOf(settings);
+  if (settings?.command !== 'deploy') return { name: target?.name };
   return {
-    debug: (m) => core.debug(redactor.redact(m)),
-    info: (m) => core.info(redactor.redact(m)),
-    warning: (m) => core.warning(redactor.redact(m)),
+    name: target?.name,
+    source: settings.source,
+    ref: settings.source === 'codehost' ? settings.repoRef : undefined,
+    image: settings.imageUri,
+  };
+}
+
+/** One comment per deployment: named as the inputs name it (a trusted name), else as the service does. */
+function commentName(settings: Settings | undefined, report: RunReport): string {
+  const target = settings && targetOf(settings);
+  return target?.name ?? report.deployment?.name ?? target?.id ?? '';
+}
+
+/** The core's Logger, plus the edge's own sinks for the service client and the GitHub session. */
+interface ActionLogger extends Logger {
+  redact(text: string): string;
+  field(text: string, max: number): string;
+}
+
+function actionLogger(sinks: Sinks): ActionLogger {
+  return {
+    debug: (m) => core.debug(sinks.logLine(m)),
+    info: (m) => core.info(sinks.logLine(m)),
+    warning: (m) => core.warning(sinks.logLine(m)),
+    redact: (text) => sinks.redact(text),
+    field: (text, max) => sinks.field(text, max),
   };
 }

@@ -368,7 +368,8 @@ describe('token-metadata', () => {
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toContain('HTTP 403');
     expect(run.errors[0]).toContain('Only the token owner may update this token.');
-    expect(run.outputs.result).toBeUndefined();
+    // The contract: result on every run, `failed` when no revision was reached.
+    expect(run.outputs.result).toBe('failed');
     expect(token.provider_account_label).toBe('theirs');
   });
 });

@@ -20,7 +20,11 @@ describe('reads are retried', () => {
     expect(run.code).toBe(0);
     expect(run.outputs.result).toBe('deployed');
     expect(lookups()).toHaveLength(3);
-    expect(run.stdout).toContain('GET /v2/deployments: HTTP 503; retrying in');
+    // One line when the trouble starts, one when it ends; the attempts between are debug lines.
+    expect(run.stdout).toContain(
+      'The service answers HTTP 503 to GET /v2/deployments; retrying until',
+    );
+    expect(run.stdout).toMatch(/The service answers again, after [\d.]+ s and 2 retries\./);
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
   });
 
@@ -164,7 +168,8 @@ describe('answers that are not what the interface says', () => {
 
     expect(run.code).toBe(1);
     expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toContain('GET /v2/deployments answered with a body that is not JSON');
+    // The full URL: base-url is the likely culprit.
+    expect(run.errors[0]).toContain(`GET ${ctx.sim.url}/v2/deployments answered an HTML page`);
     expect(run.errors[0]).toContain('text/html');
     expect(run.errors[0]).toContain('base-url');
     expect(lookups()).toHaveLength(1);

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, parseInputs, parseSecrets } from '../src/inputs.ts';
+import { type DeploySettings, InputError, parseInputs, parseSecrets } from '../src/inputs/index.ts';
 
-const BASE = { 'base-url': 'https://api.example.com/', 'api-key': 'key', name: 'my-agent' };
-const parse = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
-  parseInputs((name) => ({ ...BASE, ...inputs })[name] ?? '', env);
+const BASE: Record<string, string> = {
+  'base-url': 'https://api.example.com/',
+  'api-key': 'key',
+  name: 'my-agent',
+};
+const read = (inputs: Record<string, string>) => (name: string) =>
+  ({ ...BASE, ...inputs })[name] ?? '';
+/** The settings of a deploy (the default command). */
+const parse = async (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+  (await parseInputs(read(inputs), env)) as DeploySettings;
 
 describe('parseSecrets', () => {
   it('reads NAME=value lines: = inside values, comments, blank lines and CRLF', () => {
@@ -27,10 +34,11 @@ describe('parseSecrets', () => {
 });
 
 describe('parseInputs', () => {
-  it('applies the contract defaults', () => {
-    const s = parse({}, { GITHUB_REF_NAME: 'main', GITHUB_REPOSITORY: 'acme/agent' });
+  it('applies the contract defaults', async () => {
+    const s = await parse({}, { GITHUB_REF_NAME: 'main', GITHUB_REPOSITORY: 'acme/agent' });
     expect(s).toMatchObject({
       command: 'deploy',
+      target: { name: 'my-agent' },
       baseUrl: 'https://api.example.com',
       create: true,
       source: 'codehost',
@@ -47,18 +55,33 @@ describe('parseInputs', () => {
     expect(s.secrets).toBeUndefined();
   });
 
+  it('gives each command the settings it needs, and no more', async () => {
+    const redeploy = await parseInputs(
+      read({ command: 'redeploy', 'revision-id': '123e4567-e89b-42d3-a456-426614174000' }),
+      {},
+    );
+    expect(redeploy).toMatchObject({ command: 'redeploy', target: { name: 'my-agent' } });
+    expect(redeploy).not.toHaveProperty('source');
+    const token = await parseInputs(
+      read({ command: 'token-metadata', 'token-id': 't1', 'is-default': 'true' }),
+      {},
+    );
+    expect(token).toMatchObject({ tokenId: 't1', metadata: { is_default: true } });
+    expect(token).not.toHaveProperty('target');
+  });
+
   it.each([
     ['900', 900_000],
     ['90s', 90_000],
     ['15m', 900_000],
     ['1h30m', 5_400_000],
     ['1.5m', 90_000],
-  ])('reads timeout %s as %i ms', (timeout, ms) => {
-    expect(parse({ timeout }).timeoutMs).toBe(ms);
+  ])('reads timeout %s as %i ms', async (timeout, ms) => {
+    expect((await parse({ timeout })).timeoutMs).toBe(ms);
   });
 
-  it('reads booleans in any case', () => {
-    expect(parse({ wait: 'FALSE', 'dry-run': 'True' })).toMatchObject({
+  it('reads booleans in any case', async () => {
+    expect(await parse({ wait: 'FALSE', 'dry-run': 'True' })).toMatchObject({
       wait: false,
       dryRun: true,
     });
@@ -66,28 +89,20 @@ describe('parseInputs', () => {
 
   it.each(['http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:8080'])(
     'allows http:// for the loopback host of %s',
-    (url) => {
-      expect(parse({ 'base-url': url }).baseUrl).toBe(url);
+    async (url) => {
+      expect((await parse({ 'base-url': url })).baseUrl).toBe(url);
     },
   );
 
-  it('takes the PR head branch as the ref, and a tag in full', () => {
-    expect(parse({}, { GITHUB_HEAD_REF: 'feature', GITHUB_REF_NAME: '12/merge' }).repoRef).toBe(
-      'feature',
-    );
+  it('takes the PR head branch as the ref, and a tag in full', async () => {
+    const pr = await parse({}, { GITHUB_HEAD_REF: 'feature', GITHUB_REF_NAME: '12/merge' });
+    expect(pr.repoRef).toBe('feature');
     const tag = { GITHUB_REF_TYPE: 'tag', GITHUB_REF: 'refs/tags/v1', GITHUB_REF_NAME: 'v1' };
-    expect(parse({}, tag).repoRef).toBe('refs/tags/v1');
+    expect((await parse({}, tag)).repoRef).toBe('refs/tags/v1');
   });
 
-  it('throws an InputError naming the input, never quoting a long value', () => {
-    const long = 'k'.repeat(64);
-    const error = (() => {
-      try {
-        parse({ 'deployment-id': long });
-      } catch (e) {
-        return e;
-      }
-    })();
+  it('throws an InputError naming the input, never quoting a long value', async () => {
+    const error = await parse({ 'deployment-id': 'k'.repeat(64) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toBe(
       "Input 'deployment-id': the value (64 characters) is not a uuid; use the form 123e4567-e89b-42d3-a456-426614174000.",

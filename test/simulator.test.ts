@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { Simulator } from './simulator/server.ts';
 
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
@@ -415,5 +418,196 @@ describe('repositories, listeners, tokens', () => {
       body: { detail: 'Only the token owner may update this token.' },
     });
     expect((await call('PATCH', '/v2/auth/tokens/nope/metadata', {})).status).toBe(404);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After beyond the rate, without processing the write', async () => {
+    const d = sim.addDeployment({ name: 'agent-rl' });
+    sim.rateLimit = { perSecond: 2, retryAfterSeconds: 3 };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call('PATCH', `/v2/deployments/${d.id}`, {
+          source_revision_config: { repo_ref: `branch-${i}` },
+        }),
+      ),
+    );
+    const ok = answers.filter((r) => r.status === 200);
+    const limited = answers.filter((r) => r.status === 429);
+    expect(ok.length + limited.length).toBe(10);
+    expect(ok.length).toBeGreaterThanOrEqual(2);
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    for (const r of limited) {
+      expect(r.body).toEqual({ detail: 'Rate limit exceeded' });
+      expect(r.headers.get('retry-after')).toBe('3');
+    }
+    // One revision per accepted PATCH: the seeded one plus those answered 200.
+    const revs = new Set(ok.map((r) => r.body.latest_revision_id));
+    expect(revs.size).toBe(ok.length);
+    expect(sim.requests).toHaveLength(10);
+    expect(sim.answered.get(200)).toBe(ok.length);
+    expect(sim.answered.get(429)).toBe(limited.length);
+    expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(limited.length);
+  });
+
+  it('lets requests through again once the window has passed, and reset() lifts it', async () => {
+    sim.rateLimit = { perSecond: 1 };
+    expect((await call('GET', '/v2/listeners')).status).toBe(200);
+    const refused = await call('GET', '/v2/listeners');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await call('GET', '/v2/listeners')).status).toBe(200);
+    sim.reset();
+    expect(sim.rateLimit).toBeUndefined();
+    expect(sim.answered.size).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await call('GET', '/v2/listeners')).status).toBe(200);
+  });
+
+  it('comes before the faults: a refused request does not use one up', async () => {
+    sim.rateLimit = { perSecond: 1 };
+    expect((await call('GET', '/v2/listeners')).status).toBe(200);
+    sim.fault({ status: 500 });
+    expect((await call('GET', '/v2/listeners')).status).toBe(429);
+    sim.rateLimit = undefined;
+    expect((await call('GET', '/v2/listeners')).status).toBe(500);
+    expect((await call('GET', '/v2/listeners')).status).toBe(200);
+  });
+});
+
+describe('time-limited faults', () => {
+  it('answers every match during an outage, then normally once it has ended', async () => {
+    sim.fault({ path: '/v2/listeners', status: 503, forMs: 1500 });
+    for (let i = 0; i < 3; i++) {
+      const r = await call('GET', '/v2/listeners');
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBeNull();
+    }
+    expect((await call('GET', '/v2/deployments')).status).toBe(200);
+    await waitFor(
+      async () => ((await call('GET', '/v2/listeners')).status === 200 ? 1 : undefined),
+      5000,
+    );
+    expect(sim.answered.get(503)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('caps an outage with times, and holds one that starts later', async () => {
+    sim.fault({ status: 503, forMs: 60_000, times: 2 });
+    expect((await call('GET', '/v2/listeners')).status).toBe(503);
+    expect((await call('GET', '/v2/listeners')).status).toBe(503);
+    expect((await call('GET', '/v2/listeners')).status).toBe(200);
+
+    sim.fault({ status: 502, fromMs: 60_000, forMs: 1000 });
+    sim.fault({ status: 504 });
+    // The later outage has not started: the request goes on to the next fault, then to the service.
+    expect((await call('GET', '/v2/listeners')).status).toBe(504);
+    expect((await call('GET', '/v2/listeners')).status).toBe(200);
+  });
+});
+
+describe('active revision switching', () => {
+  async function deployNew(depId: string): Promise<string> {
+    sim.timelines.push([{ status: 'DEPLOYED' }]);
+    const r = await call('PATCH', `/v2/deployments/${depId}`, {
+      source_revision_config: { repo_ref: 'next' },
+    });
+    expect(await revisionStatus(depId, r.body.latest_revision_id)).toBe('DEPLOYED');
+    return r.body.latest_revision_id;
+  }
+
+  it('switches a delay after DEPLOYED; activate() meanwhile drops the pending switch', async () => {
+    sim.activeSwitch = { delayMs: 1000 };
+    const kept = sim.addDeployment({ name: 'agent-kept' });
+    const switched = sim.addDeployment({ name: 'agent-switched' });
+    // Seeded deployments serve their revision at once, whatever activeSwitch says.
+    expect(kept.active_revision_id).toBe(kept.latest_revision_id);
+    const oldKept = kept.active_revision_id!;
+    const oldSwitched = switched.active_revision_id!;
+    // `kept` first: its pending switch is due before `switched`'s.
+    await deployNew(kept.id);
+    const rev = await deployNew(switched.id);
+    expect((await readDeployment(switched.id)).active_revision_id).toBe(oldSwitched);
+    sim.activate(kept.id, oldKept);
+    await waitFor(
+      async () => ((await readDeployment(switched.id)).active_revision_id === rev ? 1 : undefined),
+      5000,
+    );
+    expect((await readDeployment(kept.id)).active_revision_id).toBe(oldKept);
+  });
+
+  it('never switches with never; activate() makes a revision active and addRevision supersedes', async () => {
+    sim.activeSwitch = 'never';
+    const d = sim.addDeployment({ name: 'agent-never' });
+    const old = d.active_revision_id!;
+    const rev = await deployNew(d.id);
+    expect(await readDeployment(d.id)).toMatchObject({
+      latest_revision_id: rev,
+      active_revision_id: old,
+      status: 'READY',
+    });
+    sim.activate(d.id, rev);
+    expect((await readDeployment(d.id)).active_revision_id).toBe(rev);
+    expect(() => sim.activate(d.id, MISSING)).toThrow(/unknown revision/);
+
+    // Superseded: a newer revision goes live and becomes active after the one a run waits for.
+    sim.activeSwitch = 'immediate';
+    const newer = sim.addRevision(d.id, [{ status: 'DEPLOYED' }]);
+    expect(await readDeployment(d.id)).toMatchObject({
+      latest_revision_id: newer.id,
+      active_revision_id: newer.id,
+    });
+    expect(await revisionStatus(d.id, rev)).toBe('DEPLOYED');
+  });
+
+  it('reset() restores immediate switching', () => {
+    sim.activeSwitch = 'never';
+    sim.reset();
+    expect(sim.activeSwitch).toBe('immediate');
+  });
+});
+
+describe('npm run simulator (cli.ts)', () => {
+  it('prints the inputs to use, then one line per answered request', async () => {
+    const cli = spawn(
+      process.execPath,
+      [`${import.meta.dirname}/simulator/cli.ts`, '--port', '0', '--rate-limit', '1'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const lines: string[] = [];
+    const next = createInterface({ input: cli.stdout })[Symbol.asyncIterator]();
+    const readUntil = async (done: (line: string) => boolean) => {
+      for (;;) {
+        const r = await next.next();
+        if (r.done) throw new Error(`cli.ts ended; it printed:\n${lines.join('\n')}`);
+        lines.push(r.value);
+        if (done(r.value)) return r.value;
+      }
+    };
+    try {
+      const first = await readUntil(() => true);
+      const url = /^simulator listening on (http:\/\/\S+)$/.exec(first)?.[1];
+      expect(url).toBeDefined();
+      await readUntil((l) => l.includes('rate limit:'));
+      const banner = lines.join('\n');
+      expect(banner).toContain(`base-url:          ${url}`);
+      expect(banner).toContain('api-key:           test-api-key');
+      expect(banner).toContain(`integration-id:    ${INTEGRATION} (lists the repository`);
+      expect(banner).toContain('1 requests/s, then 429 with Retry-After: 1');
+
+      const get = (path: string) => fetch(url + path, { headers: { 'x-api-key': 'test-api-key' } });
+      expect((await get(`/v1/integrations/codehost/${INTEGRATION}/repos`)).status).toBe(200);
+      expect((await get('/v2/deployments?limit=5')).status).toBe(429);
+      const log = [await readUntil(() => true), await readUntil(() => true)];
+      expect(log[0]).toMatch(
+        new RegExp(
+          `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} GET /v1/integrations/codehost/${INTEGRATION}/repos 200 \\d+ ms$`,
+        ),
+      );
+      expect(log[1]).toMatch(/ GET \/v2\/deployments\?limit=5 429 \d+ ms$/);
+    } finally {
+      cli.kill('SIGTERM');
+    }
+    const [code] = await once(cli, 'exit');
+    expect(code).toBe(0);
   });
 });

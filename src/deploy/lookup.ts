@@ -1,4 +1,5 @@
-import type { Settings } from '../inputs.ts';
+import type { DeploymentRef } from '../inputs/index.ts';
+import { listDeployments } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import { allPages } from '../service/paging.ts';
@@ -11,7 +12,7 @@ export async function findByName(
 ): Promise<Deployment | undefined> {
   const matches: Deployment[] = [];
   const listing = allPages('GET /v2/deployments', (offset, limit) =>
-    client.listDeployments({ name_contains: name, limit, offset }),
+    client.send(listDeployments({ name_contains: name, limit, offset })),
   );
   for await (const deployment of listing) {
     if (deployment.name === name) matches.push(deployment);
@@ -27,19 +28,31 @@ export async function findByName(
 /** The deployment the inputs point at: by deployment-id (must exist) or by name (may not exist yet). */
 export async function findTarget(
   client: ServiceClient,
-  settings: Settings,
+  target: DeploymentRef,
 ): Promise<Deployment | undefined> {
-  if (!settings.deploymentId) return findByName(client, settings.name!);
-  const deployment = await client.getDeployment(settings.deploymentId);
+  return target.id === undefined ? findByName(client, target.name) : findById(client, target);
+}
+
+/** The deployment of deployment-id, which must exist (and, when a name is given too, have that name). */
+export async function findById(
+  client: ServiceClient,
+  target: { id: string; name?: string },
+): Promise<Deployment> {
+  const deployment = await client.getDeployment(target.id);
   if (!deployment) {
     throw new DeployError(
-      `deployment-id ${settings.deploymentId} does not exist for this key and tenant; check the id (deployment-id never creates).`,
+      `deployment-id ${target.id} does not exist for this key and tenant; check the id (deployment-id never creates).`,
     );
   }
-  if (settings.name && deployment.name !== settings.name) {
+  if (target.name && deployment.name !== target.name) {
     throw new DeployError(
-      `deployment-id ${deployment.id} is named '${deployment.name}', not '${settings.name}'; fix name or deployment-id.`,
+      `deployment-id ${deployment.id} is named '${deployment.name}', not '${target.name}'; fix name or deployment-id.`,
     );
   }
   return deployment;
+}
+
+/** The deployment's name as the inputs give it, or its id: for messages before the lookup answers. */
+export function describeTarget(target: DeploymentRef): string {
+  return target.name ?? target.id ?? '';
 }

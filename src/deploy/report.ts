@@ -1,4 +1,4 @@
-import type { Command } from '../inputs.ts';
+import type { Command } from '../inputs/index.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
 
 export type Result =
@@ -10,7 +10,8 @@ export type Result =
   | 'submitted'
   | 'rolled-back'
   | 'updated'
-  | 'planned';
+  | 'planned'
+  | 'unhealthy';
 
 export interface TimelineEntry {
   status: string;
@@ -28,6 +29,8 @@ export interface Plan {
   body?: unknown;
   /** For updates: the fields the request sets. */
   changes: string[];
+  /** verify-url as it would be checked, or why it cannot be resolved yet. */
+  verify?: { url?: string; problem?: string };
 }
 
 export interface Rollback {
@@ -36,12 +39,31 @@ export interface Rollback {
   ok: boolean;
 }
 
+/** What checking verify-url found. */
+export interface Verification {
+  url: string;
+  ok: boolean;
+  attempts: number;
+  /** From the first attempt to the first 2xx answer. */
+  okAfterMs?: number;
+  /** The last answer that was not 2xx: a status line, a redirect's target, or a network error. */
+  lastAnswer?: string;
+}
+
+/** How a run ends: its result, and for a failure where it broke and what to look at next. */
+export interface Verdict {
+  result: Result;
+  ok: boolean;
+  failure?: { phase: string; message: string; next?: string };
+}
+
 /**
- * What a run learned, filled in as it goes: the edge turns it into outputs and a summary, also when the run
- * fails or is cancelled half-way.
+ * What a run learned. Only a command writes it (the steps it calls return what they saw), as it goes, so the edge
+ * can turn it into outputs and a summary also when the run fails or is cancelled half-way.
  */
 export interface RunReport {
-  command: Command;
+  /** Absent when the inputs could not be read. */
+  command?: Command;
   result?: Result;
   ok: boolean;
   deployment?: Deployment;
@@ -57,12 +79,19 @@ export interface RunReport {
   failure?: { phase: string; message: string; next?: string };
   plan?: Plan;
   rollback?: Rollback;
+  verification?: Verification;
   cancelled?: boolean;
   /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
   phase?: string;
   notes: string[];
 }
 
-export function newReport(command: Command): RunReport {
+export function newReport(command?: Command): RunReport {
   return { command, ok: false, created: false, revisionCreated: false, timeline: [], notes: [] };
+}
+
+export function conclude(report: RunReport, verdict: Verdict): void {
+  report.result = verdict.result;
+  report.ok = verdict.ok;
+  report.failure = verdict.failure;
 }

@@ -1,4 +1,4 @@
-import type { Settings } from '../inputs.ts';
+import type { DeploySettings } from '../inputs/index.ts';
 import { DeployError } from '../service/errors.ts';
 import type {
   CreateDeploymentBody,
@@ -9,14 +9,10 @@ import type {
   SourceConfigRequest,
   SourceRevisionConfigRequest,
 } from '../service/schemas.ts';
-
-/** Drops the keys whose value is undefined, so a request carries only what the user gave. */
-export function given<T extends object>(fields: T): T {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
-}
+import { given } from '../shared/given.ts';
 
 /** Fields that may change on an existing deployment (source_config); the others are fixed at creation. */
-function mutableSourceConfig(s: Settings): SourceConfigRequest {
+function mutableSourceConfig(s: DeploySettings): SourceConfigRequest {
   return given({
     build_on_push: s.buildOnPush,
     custom_url: s.customUrl,
@@ -28,7 +24,7 @@ function mutableSourceConfig(s: Settings): SourceConfigRequest {
 
 /** `source` is what the revision is built from: on PATCH, revision-source when given, else the deployment's. */
 function revisionConfig(
-  s: Settings,
+  s: DeploySettings,
   source: string,
   ref: string | undefined,
 ): SourceRevisionConfigRequest {
@@ -42,23 +38,24 @@ function revisionConfig(
 }
 
 export function createBody(
-  s: Settings,
+  name: string,
+  s: DeploySettings,
   repo: Repository | undefined,
   listener: Listener | undefined,
 ): CreateDeploymentBody {
   const codehost = s.source === 'codehost';
   if (codehost && !s.graphConfigPath) {
     throw new DeployError(
-      `graph-config-path is required to create a codehost deployment ('${s.name}' does not exist yet): give the path of the graph configuration file in the repository.`,
+      `graph-config-path is required to create a codehost deployment ('${name}' does not exist yet): give the path of the graph configuration file in the repository.`,
     );
   }
   if (s.source === 'external_docker' && !s.imageUri) {
     throw new DeployError(
-      `image-uri is required to create an external_docker deployment ('${s.name}' does not exist yet).`,
+      `image-uri is required to create an external_docker deployment ('${name}' does not exist yet).`,
     );
   }
   const body: CreateDeploymentBody = {
-    name: s.name!,
+    name,
     source: s.source,
     source_config: given({
       integration_id: codehost ? (s.integrationId ?? repo?.host_integration_id) : undefined,
@@ -80,7 +77,7 @@ export function createBody(
  * an error before any write rather than a silent no-op.
  */
 export function patchBody(
-  s: Settings,
+  s: DeploySettings,
   existing: Deployment,
   listener: Listener | undefined,
 ): PatchDeploymentBody {

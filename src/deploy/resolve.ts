@@ -1,4 +1,9 @@
-import type { Settings } from '../inputs.ts';
+import type { DeploySettings } from '../inputs/index.ts';
+import {
+  getListener,
+  listListeners as listListenersCall,
+  listRepositories,
+} from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError, HttpError } from '../service/errors.ts';
 import { allPages } from '../service/paging.ts';
@@ -12,21 +17,22 @@ const SHOWN = 10;
  */
 export async function resolveRepository(
   client: ServiceClient,
-  settings: Settings,
+  settings: DeploySettings,
+  name: string,
 ): Promise<Repository> {
   const { integrationId, integrationKind, repository, repoUrl } = settings;
   if (!integrationId) {
     throw new DeployError(
-      `'${settings.name}' does not exist yet, and integration-id is required to create a codehost deployment: give the uuid of the code-hosting integration.`,
+      `'${name}' does not exist yet, and integration-id is required to create a codehost deployment: give the uuid of the code-hosting integration.`,
     );
   }
-  if (!repoUrl && !repository) {
+  const want = repoUrl ?? (repository && `${repository.owner}/${repository.name}`);
+  if (!want) {
     throw new DeployError(
       'repo-url is required outside GitHub Actions (GITHUB_REPOSITORY is not set): give the repository URL.',
     );
   }
-  const repos = await client.listRepositories(integrationKind, integrationId);
-  const want = repoUrl ?? `${repository!.owner}/${repository!.name}`;
+  const repos = await client.send(listRepositories(integrationKind, integrationId));
   const found = repos.find((r) =>
     repoUrl ? sameUrl(r.url, repoUrl) : `${r.owner}/${r.name}`.toLowerCase() === want.toLowerCase(),
   );
@@ -50,7 +56,7 @@ export async function resolveListener(
   let listener: Listener | undefined;
   if (UUID.test(ref)) {
     try {
-      listener = await client.getListener(ref);
+      listener = await client.send(getListener(ref));
     } catch (error) {
       if (!(error instanceof HttpError && error.status === 404)) throw error;
     }
@@ -81,7 +87,7 @@ export async function resolveListener(
 async function listListeners(client: ServiceClient): Promise<Listener[]> {
   const all: Listener[] = [];
   for await (const l of allPages('GET /v2/listeners', (offset, limit) =>
-    client.listListeners({ offset, limit }),
+    client.send(listListenersCall({ offset, limit })),
   ))
     all.push(l);
   return all;

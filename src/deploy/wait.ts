@@ -1,94 +1,86 @@
 import type { Logger } from '../logger.ts';
+import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { HttpError, NetworkError } from '../service/errors.ts';
-import { sleep } from '../service/http.ts';
-import type { RunReport } from './report.ts';
+import { isTransient } from '../service/retry.ts';
+import type { Revision } from '../service/schemas.ts';
+import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
+import { CancelledError, seconds, sleep } from '../shared/time.ts';
+import type { TimelineEntry } from './report.ts';
 
-const SUCCESS = new Set(['DEPLOYED']);
-const FAILURE = new Set(['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED', 'INTERRUPTED']);
-const IN_PROGRESS = new Set([
-  'CREATING',
-  'QUEUED',
-  'AWAITING_BUILD',
-  'BUILDING',
-  'AWAITING_DEPLOY',
-  'DEPLOYING',
-  'UNKNOWN',
-]);
+/** How a wait ended: a terminal status, the deadline, or the job's cancellation. */
+export type WaitOutcome = Outcome | 'timed-out' | 'cancelled';
 
-export type Outcome = 'deployed' | 'failed' | 'skipped' | 'timed-out';
-
-export interface WaitOptions {
-  deadline: number;
-  pollIntervalMs: number;
-  signal: AbortSignal;
-  /** When the revision was triggered: the first status is counted from here. */
-  triggeredAt: number;
-}
-
-export function classify(status: string): Outcome | 'in-progress' {
-  if (SUCCESS.has(status)) return 'deployed';
-  if (FAILURE.has(status)) return 'failed';
-  if (status === 'SKIPPED') return 'skipped';
-  return 'in-progress';
+/** What a wait saw: the caller records it. */
+export interface Watch {
+  outcome: WaitOutcome;
+  /** The revision as last read (absent when no read answered). */
+  revision?: Revision;
+  timeline: TimelineEntry[];
+  startedAt: number;
+  endedAt: number;
 }
 
 /**
- * Polls one revision until a terminal status or the deadline. Gaps grow from a quarter of the interval to the
- * interval, so a live revision is seen within one interval and the number of reads stays near duration/interval.
- * Reads that fail transiently (after their own retries) are skipped, not fatal: the build goes on regardless.
+ * Polls one revision until a terminal status, the client's deadline, or a cancel. Gaps grow from a quarter of the
+ * interval to the interval, so a live revision is seen within one interval and the number of reads stays near
+ * duration/interval; while the service rate-limits, they stretch. Reads that fail transiently (after their own
+ * retries) are skipped, not fatal: the build goes on regardless.
  */
 export async function waitForRevision(
   client: ServiceClient,
-  deploymentId: string,
-  revisionId: string,
-  options: WaitOptions,
-  report: RunReport,
+  ids: { deploymentId: string; revisionId: string },
+  options: { pollIntervalMs: number; triggeredAt: number },
   log: Logger,
-): Promise<Outcome> {
-  const { deadline, pollIntervalMs, signal } = options;
-  report.timeline.length = 0;
-  report.waitStarted = options.triggeredAt;
+): Promise<Watch> {
+  const { deadline, signal } = client.clock;
+  const watch: Watch = {
+    outcome: 'timed-out',
+    timeline: [],
+    startedAt: options.triggeredAt,
+    endedAt: options.triggeredAt,
+  };
   const unknownSeen = new Set<string>();
-  let gap = pollIntervalMs / 4;
+  let gap = options.pollIntervalMs / 4;
   let warned = false;
-  for (;;) {
-    const remaining = deadline - Date.now();
-    // The read that falls on the deadline is the last one: a revision that went live meanwhile still counts.
-    const lastRead = remaining <= gap;
-    await sleep(Math.max(0, Math.min(gap, remaining)), signal);
-    gap = Math.min(gap * 2, pollIntervalMs);
-    try {
-      const revision = await client.getRevision(deploymentId, revisionId);
-      report.revision = revision;
-      record(revision.status, options.triggeredAt, report, log);
-      if (
-        classify(revision.status) === 'in-progress' &&
-        !IN_PROGRESS.has(revision.status) &&
-        !unknownSeen.has(revision.status)
-      ) {
-        unknownSeen.add(revision.status);
-        log.info(
-          `Revision status ${revision.status} is not one this action knows; waiting through it as in progress.`,
-        );
+  try {
+    for (;;) {
+      const remaining = deadline - Date.now();
+      const pause = client.pace.stretch(gap);
+      // The read that falls on the deadline is the last one: a revision that went live meanwhile still counts.
+      const lastRead = remaining <= pause;
+      await sleep(Math.max(0, Math.min(pause, remaining)), signal);
+      gap = Math.min(gap * 2, options.pollIntervalMs);
+      try {
+        const revision = await client.send(getRevision(ids.deploymentId, ids.revisionId));
+        watch.revision = revision;
+        record(watch, revision.status, ids.revisionId, log);
+        if (!isKnownStatus(revision.status) && !unknownSeen.has(revision.status)) {
+          unknownSeen.add(revision.status);
+          log.info(
+            `Revision status ${revision.status} is not one this action knows; waiting through it as in progress.`,
+          );
+        }
+        const outcome = classify(revision.status);
+        if (outcome !== 'in-progress') return end(watch, outcome);
+      } catch (error) {
+        const transient =
+          (error instanceof NetworkError || error instanceof HttpError) && isTransient(error);
+        if (!transient) throw error;
+        if (!warned) log.warning(`Reading the revision failed (${error.message}); still waiting.`);
+        warned = true;
       }
-      const outcome = classify(revision.status);
-      if (outcome !== 'in-progress') return done(report, outcome);
-    } catch (error) {
-      const transient =
-        error instanceof NetworkError || (error instanceof HttpError && error.status >= 500);
-      if (!transient) throw error;
-      if (!warned) log.warning(`Reading the revision failed (${error.message}); still waiting.`);
-      warned = true;
+      if (lastRead) return end(watch, 'timed-out');
     }
-    if (lastRead) return done(report, 'timed-out');
+  } catch (error) {
+    if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled');
+    throw error;
   }
 }
 
-function record(status: string, triggeredAt: number, report: RunReport, log: Logger): void {
+function record(watch: Watch, status: string, revisionId: string, log: Logger): void {
   const now = Date.now();
-  const timeline = report.timeline;
-  const current = timeline.at(-1);
+  const current = watch.timeline.at(-1);
   if (current && current.status === status) {
     current.until = now;
     return;
@@ -96,22 +88,16 @@ function record(status: string, triggeredAt: number, report: RunReport, log: Log
   if (current) {
     current.until = now;
     log.info(
-      `Revision ${report.revisionId}: ${current.status} → ${status} after ${seconds(now - current.since)}`,
+      `Revision ${revisionId}: ${current.status} → ${status} (after ${seconds(now - current.since)}, seen by polling)`,
     );
   } else {
-    log.info(`Revision ${report.revisionId}: ${status}`);
+    log.info(`Revision ${revisionId}: ${status}`);
   }
-  timeline.push({ status, since: current ? now : triggeredAt, until: now });
+  watch.timeline.push({ status, since: current ? now : watch.startedAt, until: now });
 }
 
-function done(report: RunReport, outcome: Outcome): Outcome {
-  report.waitEnded = Date.now();
-  return outcome;
-}
-
-export function seconds(ms: number): string {
-  const s = Math.max(0, ms) / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - m * 60)} s`;
+function end(watch: Watch, outcome: WaitOutcome): Watch {
+  watch.outcome = outcome;
+  watch.endedAt = Date.now();
+  return watch;
 }

@@ -13,9 +13,11 @@ export function commentMarker(name: string): string {
 }
 
 /**
- * Creates the pull request's comment for deployment `name`, or updates the one that carries its marker, so a
- * pull request has one comment per deployment however many runs it sees. Answers what it did, or undefined
- * after a warning. When the comments cannot be read, nothing is written: a blind create could duplicate.
+ * Creates the pull request's comment for deployment `name`, or updates the one that carries its marker and was
+ * written by the token's own identity, so a pull request has one comment per deployment however many runs it
+ * sees. A comment by anyone else (the PR's author, say) that carries the marker is never touched. Answers what it
+ * did, or undefined after a warning. When the comments or the identity cannot be read, nothing is written: a blind
+ * create could duplicate.
  */
 export async function upsertComment(
   api: GitHubApi,
@@ -25,8 +27,15 @@ export async function upsertComment(
 ): Promise<'created' | 'updated' | undefined> {
   const marker = commentMarker(c.name);
   const body = `${marker}\n${c.body}`;
-  const found = await findComment(api, log, c.repo, c.issueNumber, marker, limits);
-  if (found === null) return undefined;
+  const marked = await markedComments(api, log, c, marker, limits);
+  if (marked === null) return undefined;
+  let found: number | undefined;
+  // Whose token this is matters only when a comment carries the marker: most runs never ask.
+  if (marked.length) {
+    const self = await viewer(api, log, limits);
+    if (!self) return undefined;
+    found = marked.find((comment) => writtenBy(comment.user, self))?.id;
+  }
   if (found !== undefined) {
     const answer = await bestEffort(
       api,
@@ -59,37 +68,84 @@ export async function upsertComment(
   return 'created';
 }
 
-/** The id of the oldest comment starting with `marker`; undefined when there is none, null when unreadable. */
-async function findComment(
+/** Who the token acts as: a user for a personal token, a bot (github-actions[bot]) for GITHUB_TOKEN or an app. */
+interface Identity {
+  login: string;
+  id?: number;
+}
+
+/** GraphQL's viewer answers for every kind of token; REST `GET /user` refuses GITHUB_TOKEN. */
+async function viewer(
   api: GitHubApi,
   log: Logger,
-  repo: Repo,
-  issueNumber: number,
+  limits: CallLimits,
+): Promise<Identity | undefined> {
+  const answer = await bestEffort(
+    api,
+    log,
+    {
+      what: 'Reading who github-token acts as, to find its pull request comment',
+      permission: PERMISSION,
+      route: 'POST /graphql',
+      params: { query: 'query { viewer { login databaseId } }' },
+    },
+    limits,
+  );
+  const found = (answer?.data as { data?: { viewer?: { login?: unknown; databaseId?: unknown } } })
+    ?.data?.viewer;
+  if (typeof found?.login !== 'string') {
+    if (answer) log.warning('GitHub did not say who github-token acts as; the comment is skipped.');
+    return undefined;
+  }
+  return {
+    login: found.login,
+    id: typeof found.databaseId === 'number' ? found.databaseId : undefined,
+  };
+}
+
+function writtenBy(user: unknown, self: Identity): boolean {
+  const { id, login } = (user ?? {}) as { id?: unknown; login?: unknown };
+  if (self.id !== undefined) return id === self.id;
+  // GraphQL names a bot without the [bot] that REST adds.
+  const bare = (name: unknown) =>
+    String(name)
+      .toLowerCase()
+      .replace(/\[bot\]$/, '');
+  return typeof login === 'string' && bare(login) === bare(self.login);
+}
+
+/** The comments starting with `marker`, oldest first; null when they cannot be read. */
+async function markedComments(
+  api: GitHubApi,
+  log: Logger,
+  c: { repo: Repo; issueNumber: number },
   marker: string,
   limits: CallLimits,
-): Promise<number | undefined | null> {
+): Promise<{ id: number; user: unknown }[] | null> {
+  const marked: { id: number; user: unknown }[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const answer = await bestEffort(
       api,
       log,
       {
-        what: `Reading the comments of pull request #${issueNumber}`,
+        what: `Reading the comments of pull request #${c.issueNumber}`,
         permission: PERMISSION,
         route: 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        params: { ...repo, issue_number: issueNumber, per_page: PER_PAGE, page },
+        params: { ...c.repo, issue_number: c.issueNumber, per_page: PER_PAGE, page },
       },
       limits,
     );
     if (!answer) return null;
     const comments = Array.isArray(answer.data) ? (answer.data as unknown[]) : [];
     for (const comment of comments) {
-      const { id, body } = comment as { id?: unknown; body?: unknown };
-      if (typeof id === 'number' && typeof body === 'string' && body.startsWith(marker)) return id;
+      const { id, body, user } = comment as { id?: unknown; body?: unknown; user?: unknown };
+      if (typeof id === 'number' && typeof body === 'string' && body.startsWith(marker))
+        marked.push({ id, user });
     }
-    if (comments.length < PER_PAGE) return undefined;
+    if (comments.length < PER_PAGE) return marked;
   }
   log.warning(
-    `Pull request #${issueNumber} has more than ${MAX_PAGES * PER_PAGE} comments; not adding another.`,
+    `Pull request #${c.issueNumber} has more than ${MAX_PAGES * PER_PAGE} comments; not adding another.`,
   );
   return null;
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Settings } from '../inputs.ts';
+import type { Settings } from '../inputs/index.ts';
 
 /** What the GitHub features need from the workflow run; read without Octokit, so a run that needs none stays light. */
 export interface GitHubContext {
@@ -60,14 +60,15 @@ export function plannedGitHubWork(
   const skipped: string[] = [];
   let environment: GitHubWork['environment'];
   let comment: GitHubWork['comment'];
-  if (settings.environment) {
+  const { environment: wanted, prComment } = settings.github;
+  if (wanted) {
     if (settings.dryRun) skipped.push('environment: a dry run records no GitHub Deployment.');
     else if (settings.command !== 'deploy' && settings.command !== 'redeploy')
       skipped.push(`environment: command '${settings.command}' records no GitHub Deployment.`);
     else if (!ctx.sha) skipped.push('environment: no commit (GITHUB_SHA) to record it for.');
-    else environment = { name: settings.environment, sha: ctx.sha };
+    else environment = { name: wanted, sha: ctx.sha };
   }
-  if (settings.prComment) {
+  if (prComment) {
     if (settings.command === 'token-metadata')
       skipped.push('pr-comment: command token-metadata has no deployment to comment on.');
     else if (ctx.pullRequest === undefined)

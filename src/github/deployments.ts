@@ -1,5 +1,6 @@
 import type { RunReport } from '../deploy/report.ts';
 import type { Logger } from '../logger.ts';
+import { httpUrl } from '../shared/url.ts';
 import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
 import type { Repo } from './context.ts';
 
@@ -32,7 +33,7 @@ export async function createDeployment(
         ...d.repo,
         ref: d.sha,
         environment: d.environment,
-        description: cut(d.description),
+        description: d.description,
         // The deploy is this job's own business: no merge of the default branch, no wait on commit checks
         // (this very job is one of them, still running).
         auto_merge: false,
@@ -71,7 +72,7 @@ export async function setDeploymentStatus(
         ...d.repo,
         deployment_id: d.deploymentId,
         state,
-        description: cut(description),
+        description,
         ...(environmentUrl ? { environment_url: environmentUrl } : {}),
         ...(logUrl ? { log_url: logUrl } : {}),
       },
@@ -112,13 +113,11 @@ export function finalStatus(report: RunReport): Pick<DeploymentStatus, 'state' |
   };
 }
 
-/** GitHub links environment_url as given; a bare host from the service would be a relative link. */
+/**
+ * GitHub links environment_url as given: a bare host from the service becomes https://host, and anything that is
+ * not then a plain http(s) URL (javascript:, spaces, credentials) is left out.
+ */
 export function environmentUrl(url: string | null | undefined): string | undefined {
   if (!url) return undefined;
-  return /^https?:\/\//i.test(url) ? url : `https://${url}`;
-}
-
-// GitHub rejects a status description longer than 140 characters.
-function cut(text: string): string {
-  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
+  return httpUrl(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
 }

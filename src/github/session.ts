@@ -14,6 +14,8 @@ import {
 } from './deployments.ts';
 
 const CALL_TIMEOUT_MS = 10_000;
+/** GitHub rejects a deployment (status) description longer than 140 characters. */
+const DESCRIPTION_MAX = 140;
 // After a cancel the runner sends SIGTERM 7.5 s after SIGINT: the last calls must fit well before it.
 const CANCELLED_CALL_TIMEOUT_MS = 2_000;
 
@@ -29,6 +31,8 @@ export interface SessionOptions {
   customUrl?: string;
   runUrl?: string;
   clock: RunClock;
+  /** The edge's sink for a GitHub API field: redacted, one line, at most `max` characters. */
+  field: (text: string, max: number) => string;
 }
 
 /** The GitHub side of one run: a GitHub Deployment marked in_progress at the start, then its end and the comment. */
@@ -46,7 +50,7 @@ export class GitHubSession {
 
   static async open(api: GitHubApi, log: Logger, options: SessionOptions): Promise<GitHubSession> {
     const session = new GitHubSession(api, log, options);
-    const { work, clock } = options;
+    const { work, clock, field } = options;
     if (!work.environment) return session;
     // Within the deploy's own deadline, and stopped by a cancel.
     const limits: CallLimits = {
@@ -60,7 +64,7 @@ export class GitHubSession {
         repo: work.repo,
         environment: work.environment.name,
         sha: work.environment.sha,
-        description: `agent-deploy-action: ${options.target}`,
+        description: field(`agent-deploy-action: ${options.target}`, DESCRIPTION_MAX),
       },
       limits,
     );
@@ -73,8 +77,8 @@ export class GitHubSession {
           deploymentId: session.deploymentId,
           status: {
             state: 'in_progress',
-            description: `Deploying ${options.target}`,
-            environmentUrl: environmentUrl(options.customUrl),
+            description: field(`Deploying ${options.target}`, DESCRIPTION_MAX),
+            environmentUrl: session.url(options.customUrl),
             logUrl: options.runUrl,
           },
         },
@@ -84,13 +88,19 @@ export class GitHubSession {
     return session;
   }
 
+  /** The environment URL, redacted like any field, when it is a plain http(s) URL. */
+  private url(value: string | null | undefined): string | undefined {
+    return value ? environmentUrl(this.options.field(value, 2000)) : undefined;
+  }
+
   /** The GitHub Deployment's last status and the pull request comment, side by side. */
   async finish(report: RunReport, comment: { name: string; body: string }): Promise<void> {
-    const { work, customUrl, runUrl } = this.options;
+    const { work, customUrl, runUrl, field } = this.options;
     const limits: CallLimits = {
       timeoutMs: report.cancelled ? CANCELLED_CALL_TIMEOUT_MS : CALL_TIMEOUT_MS,
     };
-    const url = environmentUrl(report.deployment?.source_config.custom_url ?? customUrl);
+    const url = this.url(report.deployment?.source_config.custom_url ?? customUrl);
+    const { state, description } = finalStatus(report);
     await Promise.all([
       this.deploymentId !== undefined &&
         setDeploymentStatus(
@@ -99,7 +109,12 @@ export class GitHubSession {
           {
             repo: work.repo,
             deploymentId: this.deploymentId,
-            status: { ...finalStatus(report), environmentUrl: url, logUrl: runUrl },
+            status: {
+              state,
+              description: field(description, DESCRIPTION_MAX),
+              environmentUrl: url,
+              logUrl: runUrl,
+            },
           },
           limits,
         ),

@@ -16,6 +16,7 @@ export function outputsOf(report: RunReport): Record<string, string> {
     'custom-url': d?.source_config.custom_url ?? undefined,
     result: report.result,
     duration: waitedSeconds(report)?.toString(),
+    verified: report.verification && String(report.verification.ok),
   };
   return Object.fromEntries(
     Object.entries(out).filter((e): e is [string, string] => e[1] !== undefined),

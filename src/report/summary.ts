@@ -1,6 +1,8 @@
-import type { Result, RunReport } from '../deploy/report.ts';
-import { classify, seconds } from '../deploy/wait.ts';
-import { esc } from './markdown.ts';
+import type { Result, RunReport, Verification } from '../deploy/report.ts';
+import { classify } from '../service/statuses.ts';
+import { seconds } from '../shared/time.ts';
+import { code, codeBlock, esc, link } from '../shared/markdown.ts';
+import { httpUrl } from '../shared/url.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -13,6 +15,16 @@ const HEADLINE: Record<Result, string> = {
   'rolled-back': '↩️ Rolled back',
   updated: '✅ Updated',
   planned: '📝 Planned (dry run)',
+  unhealthy: '🩺 Unhealthy',
+};
+
+/** `command: status` reads the latest revision: its heading says what that revision is, not what a run did. */
+const STATUS_HEADLINE: Partial<Record<Result, string>> = {
+  deployed: '📋 Status: live',
+  failed: '📋 Status: latest revision failed',
+  skipped: '📋 Status: latest revision skipped',
+  submitted: '📋 Status: latest revision in progress',
+  'no-change': '📋 Status: no revision yet',
 };
 
 export interface SummaryContext {
@@ -43,16 +55,19 @@ export function renderComment(report: RunReport, context: SummaryContext, runUrl
     ...failure(report),
     ...resultTable(report, context),
     ...plan(report, context),
-    ...(runUrl ? [`[Workflow run](${runUrl})`, ''] : []),
+    ...(runUrl && httpUrl(runUrl) ? [`[Workflow run](${httpUrl(runUrl)})`, ''] : []),
   ].join('\n');
 }
 
 function heading(report: RunReport, context: SummaryContext): string[] {
+  const status = report.command === 'status' && report.ok && report.result;
   const title = report.cancelled
     ? '⚠️ Cancelled'
-    : report.result
-      ? HEADLINE[report.result]
-      : '❌ Failed';
+    : status
+      ? (STATUS_HEADLINE[status] ?? HEADLINE[status])
+      : report.result
+        ? HEADLINE[report.result]
+        : '❌ Failed';
   const name = report.deployment?.name ?? context.name;
   return [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
 }
@@ -73,12 +88,14 @@ function failure(report: RunReport): string[] {
   return [
     `**${esc(f.message)}**`,
     '',
-    ...(f.next ? [`Failed in: ${esc(f.phase)}. Next: ${esc(f.next)}`, ''] : []),
+    `Failed in: ${esc(f.phase)}.${f.next ? ` Next: ${esc(f.next)}` : ''}`,
+    '',
   ];
 }
 
 function resultTable(report: RunReport, context: SummaryContext): string[] {
   const d = report.deployment;
+  const readOnly = report.command === 'status';
   const rev = report.revision?.source_revision_config;
   const source = d?.source ?? context.source;
   const ref = rev?.repo_ref ?? context.ref;
@@ -92,11 +109,17 @@ function resultTable(report: RunReport, context: SummaryContext): string[] {
     ],
     ['Deployment status', d && code(d.status)],
     [
-      'Revision',
+      readOnly ? 'Latest revision' : 'Revision',
       report.revisionId && `${code(report.revisionId)}${report.revisionCreated ? ' (new)' : ''}`,
     ],
-    ['Revision status', report.revision && code(report.revision.status)],
-    ['Previous active revision', report.previousRevisionId && code(report.previousRevisionId)],
+    [
+      readOnly ? 'Latest revision status' : 'Revision status',
+      report.revision && code(report.revision.status),
+    ],
+    [
+      readOnly ? 'Active revision' : 'Previous active revision',
+      report.previousRevisionId && code(report.previousRevisionId),
+    ],
     [
       'Rolled back to',
       report.rollback &&
@@ -107,6 +130,7 @@ function resultTable(report: RunReport, context: SummaryContext): string[] {
     ['Image', image && code(image)],
     ['Commit', rev?.repo_commit_sha && code(rev.repo_commit_sha)],
     ['URL', d?.source_config.custom_url && link(d.source_config.custom_url)],
+    ['Verified', report.verification && verified(report.verification)],
     ['Waited', waited !== undefined && seconds(waited * 1000)],
   ];
   const shown = rows
@@ -123,7 +147,8 @@ function timeline(report: RunReport): string[] {
   return [
     '#### Status timeline',
     '',
-    '| Status | At | Time in status |',
+    // Times are what polling saw: a change shows up at the next read, not when it happened.
+    '| Status | First seen | Time in status (as polled) |',
     '|---|---|---|',
     ...report.timeline.map(
       (entry, i) =>
@@ -156,28 +181,25 @@ function plan(report: RunReport, context: SummaryContext): string[] {
     `**Dry run: nothing was written.** This run would ${what} with ${code(`${p.method} ${p.path}`)}${fields}.`,
     '',
   ];
-  if (p.body !== undefined) {
-    const json = JSON.stringify(p.body, null, 2);
-    const longest = Math.max(0, ...[...json.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = '`'.repeat(Math.max(3, longest + 1));
-    lines.push(`${fence}json`, json, fence, '');
-  }
+  if (p.body !== undefined) lines.push(...codeBlock(JSON.stringify(p.body, null, 2), 'json'), '');
+  if (p.verify)
+    lines.push(
+      p.verify.url
+        ? `After DEPLOYED, verify-url would be checked at ${link(p.verify.url)}.`
+        : `verify-url cannot be resolved yet: ${esc(p.verify.problem ?? '')}`,
+      '',
+    );
   return lines;
+}
+
+function verified(v: Verification): string {
+  const tries = `${v.attempts} ${v.attempts === 1 ? 'attempt' : 'attempts'}`;
+  return v.ok
+    ? `✅ ${link(v.url)} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
+    : `❌ ${link(v.url)} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
 }
 
 /** A status the revision ends in has no time spent in it. */
 function terminal(status: string, last: boolean): boolean {
   return last && classify(status) !== 'in-progress';
-}
-
-/** A clickable URL when it is one; escaped text otherwise. */
-function link(url: string): string {
-  return /^https?:\/\/[^\s<>]+$/.test(url) ? `<${url.replace(/\|/g, '%7C')}>` : esc(url);
-}
-
-/** Inline code that survives backticks and pipes in the value. */
-function code(text: string): string {
-  const clean = text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-  const fence = clean.includes('`') ? '`` ' : '`';
-  return `${fence}${clean}${fence.trim() === '``' ? ' ``' : '`'}`;
 }

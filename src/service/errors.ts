@@ -8,18 +8,17 @@ export class HttpError extends DeployError {
   override name = 'HttpError';
   readonly status: number;
   readonly retryAfterMs?: number;
+  /** `request` is how the request is named ("GET /v2/deployments"); `hint` replaces the status's own advice. */
   constructor(
-    method: string,
-    path: string,
     status: number,
-    serverMessage: string,
-    retryAfterMs?: number,
+    parts: { request: string; server: string; hint?: string; retryAfterMs?: number },
   ) {
+    const server = parts.server.replace(/[.\s]+$/, '');
     super(
-      `${method} ${path} failed: HTTP ${status}${serverMessage ? ` ${serverMessage.replace(/[.\s]+$/, '')}` : ''}${hintFor(status)}`,
+      `${parts.request} failed: HTTP ${status}${server ? ` ${server}` : ''}${parts.hint ?? hintFor(status)}`,
     );
     this.status = status;
-    this.retryAfterMs = retryAfterMs;
+    this.retryAfterMs = parts.retryAfterMs;
   }
 }
 
@@ -43,13 +42,17 @@ export class ResponseError extends DeployError {
   override name = 'ResponseError';
 }
 
-/** The job was cancelled (SIGINT/SIGTERM). */
-export class CancelledError extends DeployError {
-  override name = 'CancelledError';
-  constructor() {
-    super('cancelled');
+/** The run's deadline passed before (or while) a request could be made. */
+export class DeadlineError extends DeployError {
+  override name = 'DeadlineError';
+  constructor(method: string, path: string, limit: string) {
+    super(
+      `The ${limit} ran out before ${method} ${path} could answer. Raise timeout if the service is this slow, or check it.`,
+    );
   }
 }
+
+export { CancelledError } from '../shared/time.ts';
 
 function hintFor(status: number): string {
   switch (status) {
@@ -58,14 +61,12 @@ function hintFor(status: number): string {
     case 401:
     case 403:
       return '. Check that api-key is valid and, with several tenants, that tenant-id names the tenant that owns the resource.';
-    case 404:
-      return '. Check the id: it does not exist for this key and tenant.';
     case 409:
       return '. The service reports a conflicting change: re-run the job; for a name that is taken, pick another name or set deployment-id.';
     case 422:
       return '. The service rejected the request body: fix the inputs named above.';
     case 429:
-      return '. Rate limited: try again later; reads wait out Retry-After within timeout.';
+      return '. Rate limited, and retrying did not get through within timeout: run fewer jobs at once (max-parallel) or raise timeout.';
     default:
       return status >= 500 ? '. The service failed: retry the job later.' : '';
   }

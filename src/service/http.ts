@@ -1,10 +1,14 @@
-import type { IncomingMessage, RequestOptions } from 'node:http';
-import { HttpClient } from '@actions/http-client';
-import type { RequestHandler } from '@actions/http-client/lib/interfaces';
+import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
+import { HttpClient } from '@actions/http-client';
 import type { Logger } from '../logger.ts';
-import { Redactor } from '../redact.ts';
-import { CancelledError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { readBody, SignalHandler } from '../shared/body.ts';
+import { cut } from '../shared/text.ts';
+import { sleep } from '../shared/time.ts';
+import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { parseJson } from './json.ts';
+import type { Call } from './calls.ts';
+import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
 
 export interface HttpSettings {
@@ -14,64 +18,43 @@ export interface HttpSettings {
   userAgent: string;
   /** Time limit of one request, answer body included. */
   requestTimeoutMs: number;
+  /** Hides every secret in text from the service before it is cut or shown (a server may echo the request). */
+  redact: (text: string) => string;
+  /** How long reads keep retrying while nothing answers (default 5 min). */
+  patienceMs?: number;
 }
 
 /** When the run must be over, and the job's cancellation. */
 export interface RunClock {
   deadline: number;
   signal: AbortSignal;
+  /** The input that set the deadline, for messages: "timeout 30s". */
+  limit: string;
 }
 
-/**
- * read: idempotent, retried on network errors and 408/429/5xx.
- * write: retried only where it surely did not take effect.
- */
-export type RetryPolicy = 'read' | 'write';
-
-export interface Call<T> {
-  method: 'GET' | 'POST' | 'PATCH';
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  retry: RetryPolicy;
-  schema: z.ZodType<T>;
-}
-
-const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-const MAX_ATTEMPTS = 6;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 10_000;
 const MESSAGE_LIMIT = 300;
+/** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A request may start until the deadline (a last status read falls on it) and is cut this long after it. */
+const DEADLINE_SLACK_MS = 2000;
 /** How long a write in flight may still take once the job is cancelled (the runner sends SIGTERM 7.5 s after SIGINT). */
 const WRITE_GRACE_MS = 5000;
-
-/** http.request takes an AbortSignal; the client has no per-request hook for it but this one. */
-class SignalHandler implements RequestHandler {
-  signal?: AbortSignal;
-  prepareRequest(options: RequestOptions): void {
-    options.signal = this.signal;
-  }
-  canHandleAuthentication(): boolean {
-    return false;
-  }
-  handleAuthentication(): never {
-    throw new Error('not used');
-  }
-}
 
 export class ServiceHttp {
   private readonly signalHandler = new SignalHandler();
   private readonly client: HttpClient;
   private readonly headers: Record<string, string>;
   private readonly settings: HttpSettings;
-  private readonly clock: RunClock;
   private readonly log: Logger;
+  private readonly outage: Outage;
+  /** Stretches status polling while the service rate-limits. */
+  readonly pace = new Pace();
 
-  constructor(settings: HttpSettings, clock: RunClock, log: Logger) {
+  constructor(settings: HttpSettings, log: Logger) {
     this.settings = settings;
-    this.clock = clock;
     this.log = log;
+    this.outage = new Outage(log, settings.patienceMs);
     // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
     this.client = new HttpClient(settings.userAgent, [this.signalHandler], {
       keepAlive: true,
@@ -91,48 +74,54 @@ export class ServiceHttp {
     this.client.dispose();
   }
 
-  async send<T>(call: Call<T>): Promise<T> {
+  /**
+   * One call, retried as its policy allows for as long as the deadline and the patience allow: not a fixed number
+   * of attempts, so a busy or restarting service costs time, not a red build.
+   */
+  async send<T>(call: Call<T>, clock: RunClock): Promise<T> {
     const label = `${call.method} ${call.path}`;
+    let limited = false;
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
       try {
-        const { status, headers, text } = await this.once(call);
-        const shown = () => this.scrub(call, text);
-        if (status >= 200 && status < 300)
+        const { status, headers, text, url } = await this.once(call, clock);
+        const shown = () => this.settings.redact(text);
+        const page = htmlPage(headers, text);
+        if (status >= 200 && status < 300 && !page) {
+          this.outage.answered();
+          if (!limited) this.pace.answered();
           return parseBody(label, headers, text, shown, call.schema);
-        failure = new HttpError(
-          call.method,
-          call.path,
-          status,
-          serverMessage(shown()),
-          retryAfterMs(headers),
-        );
+        }
+        // An HTML page, or a 404 on a path without an id of the user's: the request did not reach the API.
+        const elsewhere = page !== undefined || (status === 404 && !call.notFound);
+        const request = elsewhere ? `${call.method} ${url}` : label;
+        if (page && status < 300)
+          throw new ResponseError(`${request} answered ${describePage(page)}${BASE_URL_HINT}`);
+        failure = new HttpError(status, {
+          request,
+          server: page ? describePage(page) : serverMessage(shown()),
+          hint: elsewhere ? BASE_URL_HINT : status === 404 ? `. ${call.notFound}` : undefined,
+          retryAfterMs: retryAfterMs(headers),
+        });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
       }
-      const delay = this.retryDelay(call.retry, failure, attempt);
-      if (delay === undefined) throw failure;
-      this.log.info(
-        `${label}: ${describe(failure)}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${MAX_ATTEMPTS})`,
+      if ('status' in failure && failure.status === 429) {
+        limited = true;
+        this.pace.limited();
+      }
+      const delay = this.retryDelay(call.retry, failure, attempt, clock);
+      if (delay === undefined) {
+        failure.message += this.outage.summary();
+        throw failure;
+      }
+      this.outage.retrying(label, describe(failure), clock.deadline, clock.limit);
+      this.log.debug(
+        `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
-      await sleep(delay, this.clock.signal);
+      await sleep(delay, clock.signal);
     }
-  }
-
-  /**
-   * The server's text without what this request carried that must never be shown: the key, and the secret values
-   * of its body (a server or proxy may echo the request). Done before the text is cut, so no piece of one survives.
-   */
-  private scrub(call: Call<unknown>, text: string): string {
-    const redactor = new Redactor();
-    redactor.add(this.settings.apiKey);
-    const secrets = (call.body as { secrets?: unknown } | undefined)?.secrets;
-    if (Array.isArray(secrets)) {
-      for (const secret of secrets as { value?: unknown }[])
-        if (typeof secret.value === 'string') redactor.add(secret.value);
-    }
-    return redactor.redact(text);
   }
 
   /** Milliseconds to wait before the next attempt, or undefined to give up. */
@@ -140,34 +129,31 @@ export class ServiceHttp {
     policy: RetryPolicy,
     failure: HttpError | NetworkError,
     attempt: number,
+    clock: RunClock,
   ): number | undefined {
-    if (attempt >= MAX_ATTEMPTS || this.clock.signal.aborted) return undefined;
-    const retryAfter = failure instanceof HttpError ? failure.retryAfterMs : undefined;
-    const retryable =
-      policy === 'read'
-        ? failure instanceof NetworkError || RETRYABLE_STATUS.has(failure.status)
-        : failure instanceof NetworkError
-          ? failure.notSent
-          : (failure.status === 429 || failure.status === 503) && retryAfter !== undefined;
-    if (!retryable) return undefined;
-    const delay =
-      retryAfter ?? Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    if (clock.signal.aborted || !isRetryable(policy, failure)) return undefined;
+    if (!this.outage.patient()) return undefined;
+    const delay = backoffMs(attempt, 'status' in failure ? failure.retryAfterMs : undefined);
     // A retry that cannot finish before the deadline only delays the failure.
-    return Date.now() + delay < this.clock.deadline ? delay : undefined;
+    return Date.now() + delay < clock.deadline ? delay : undefined;
   }
 
   private async once(
     call: Call<unknown>,
-  ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
-    if (this.clock.signal.aborted) throw new CancelledError();
+    clock: RunClock,
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string; url: string }> {
+    if (clock.signal.aborted) throw new CancelledError();
+    const left = clock.deadline + DEADLINE_SLACK_MS - Date.now();
+    if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
     const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const timeLimit = AbortSignal.timeout(this.settings.requestTimeoutMs);
+    const limitMs = Math.min(this.settings.requestTimeoutMs, left);
+    const timeLimit = AbortSignal.timeout(limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
-    const cancel = call.retry === 'write' ? delayed(this.clock.signal, WRITE_GRACE_MS) : undefined;
-    const signal = AbortSignal.any([cancel?.signal ?? this.clock.signal, timeLimit]);
+    const cancel = call.retry === 'write' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
+    const signal = AbortSignal.any([cancel?.signal ?? clock.signal, timeLimit]);
     this.signalHandler.signal = signal;
     const data = call.body === undefined ? null : JSON.stringify(call.body);
     const headers =
@@ -180,14 +166,26 @@ export class ServiceHttp {
         data as string,
         headers,
       );
-      const text = await readText(response.message, signal);
+      const text = await readBody(response.message, signal, MAX_BODY_BYTES);
+      if (text === undefined)
+        throw new ResponseError(
+          `${call.method} ${call.path} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
+        );
       this.log.debug(
         `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
       );
-      return { status: response.message.statusCode ?? 0, headers: response.message.headers, text };
+      return {
+        status: response.message.statusCode ?? 0,
+        headers: response.message.headers,
+        text,
+        url: `${url.origin}${url.pathname}`,
+      };
     } catch (error) {
-      if (this.clock.signal.aborted) throw new CancelledError();
+      if (clock.signal.aborted) throw new CancelledError();
+      if (error instanceof ResponseError) throw error;
       if (timeLimit.aborted) {
+        if (limitMs < this.settings.requestTimeoutMs)
+          throw new DeadlineError(call.method, call.path, clock.limit);
         throw new NetworkError(
           call.method,
           call.path,
@@ -210,26 +208,6 @@ export class ServiceHttp {
   }
 }
 
-function readText(message: IncomingMessage, signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const onAbort = () => message.destroy(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    message.on('data', (chunk: Buffer) => chunks.push(chunk));
-    message.on('error', reject);
-    message.on('close', () => {
-      signal.removeEventListener('abort', onAbort);
-      if (message.complete) resolve(Buffer.concat(chunks).toString('utf8'));
-      else
-        reject(
-          Object.assign(new Error('connection closed before the answer was complete'), {
-            code: 'ECONNRESET',
-          }),
-        );
-    });
-  });
-}
-
 function parseBody<T>(
   label: string,
   headers: IncomingMessage['headers'],
@@ -239,11 +217,15 @@ function parseBody<T>(
 ): T {
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
+    json = parseJson(text);
+  } catch (error) {
+    // The parser's own message quotes the body: only the depth guard's is shown.
     const type = headers['content-type'] ?? 'no content type';
+    const why = (error as Error).message.startsWith('nested')
+      ? `, ${(error as Error).message}`
+      : '';
     throw new ResponseError(
-      `${label} answered with a body that is not JSON (${type}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
+      `${label} answered with a body that is not JSON (${type}${why}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
     );
   }
   const result = schema.safeParse(json);
@@ -255,10 +237,28 @@ function parseBody<T>(
   );
 }
 
+const BASE_URL_HINT =
+  ". Check base-url: it must be the service's API root, the part before /v2/… (e.g. https://api.example.com, without /api or /v2).";
+
+/** An HTML page (a proxy's or a web server's) instead of the API's JSON: its content type and title. */
+function htmlPage(
+  headers: IncomingMessage['headers'],
+  text: string,
+): { type: string; title?: string } | undefined {
+  const type = headers['content-type'] ?? '';
+  if (!/text\/html/i.test(type) && !/^\s*<(!doctype html|html)[\s>]/i.test(text)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  return { type: type || 'no content type', title: title ? cut(title, 80) : undefined };
+}
+
+function describePage(page: { type: string; title?: string }): string {
+  return `an HTML page (${page.type}${page.title ? `, titled "${page.title}"` : ''}), not the service's JSON`;
+}
+
 function serverMessage(text: string): string {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     return cut(text.replace(/\s+/g, ' ').trim(), MESSAGE_LIMIT);
   }
@@ -282,10 +282,6 @@ function describe(failure: HttpError | NetworkError): string {
   return failure instanceof HttpError ? `HTTP ${failure.status}` : failure.reason;
 }
 
-function cut(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
 /** A signal that aborts `ms` after `signal` does. */
 function delayed(signal: AbortSignal, ms: number): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
@@ -302,20 +298,4 @@ function delayed(signal: AbortSignal, ms: number): { signal: AbortSignal; dispos
       clearTimeout(timer);
     },
   };
-}
-
-/** Resolves after ms, or rejects with CancelledError when the job is cancelled. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new CancelledError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

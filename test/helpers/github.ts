@@ -1,10 +1,9 @@
-// In-process fake of the few GitHub REST endpoints the action calls (deployments, deployment statuses, issue
-// comments), on 127.0.0.1, recording every request. The action reaches it through GITHUB_API_URL.
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+// In-process fake of the few GitHub endpoints the action calls (deployments, deployment statuses, issue comments,
+// and the GraphQL `viewer` that tells whose token it is), on 127.0.0.1, recording every request. The action reaches
+// it through GITHUB_API_URL.
+import type { ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../simulator/server.ts';
+import { Loopback, LoopbackFake, sendJson as send, useFake } from './loopback.ts';
 
 /** Recorded like the service simulator records its requests. */
 export type GitHubRequest = RecordedRequest;
@@ -18,48 +17,42 @@ export interface FakeDeployment {
   request: Record<string, unknown>;
 }
 
+/** The author of a comment as GitHub's REST API shows it (`null` for some deleted accounts). */
+export interface FakeUser {
+  login: string;
+  id: number;
+  type: 'User' | 'Bot';
+}
+
 export interface FakeComment {
   id: number;
   issue_number: number;
   body: string;
+  user: FakeUser | null;
 }
+
+/** Whom a job's GITHUB_TOKEN acts as. */
+export const ACTIONS_BOT = { login: 'github-actions[bot]', id: 41898282 };
 
 const FORBIDDEN = { message: 'Resource not accessible by integration' };
 
-export class FakeGitHub {
-  readonly url: string;
-  readonly requests: GitHubRequest[] = [];
+export class FakeGitHub extends LoopbackFake {
   deployments: FakeDeployment[] = [];
   comments: FakeComment[] = [];
-  /** Answer 403 "Resource not accessible by integration": to everything (true) or to `METHOD /path` matches. */
+  /**
+   * Answer 403 "Resource not accessible by integration": to everything that needs a permission (true: all but the
+   * GraphQL viewer query) or to `METHOD /path` matches.
+   */
   forbidden: boolean | RegExp = false;
   /** Never answer: everything (true) or `METHOD /path` matches. */
   hang: boolean | RegExp = false;
+  /** The identity the token acts as: GraphQL's `viewer` (login, databaseId) and the author of comments it writes. */
+  viewer: { login: string; id: number } = { ...ACTIONS_BOT };
 
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
   private nextId = 1001;
 
-  private constructor(server: Server, url: string) {
-    this.server = server;
-    this.url = url;
-    server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-    server.on('request', (req, res) => void this.onRequest(req, res));
-  }
-
   static async start(): Promise<FakeGitHub> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return new FakeGitHub(server, `http://127.0.0.1:${port}`);
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    return new FakeGitHub(await Loopback.start());
   }
 
   reset(): void {
@@ -68,15 +61,21 @@ export class FakeGitHub {
     this.comments = [];
     this.forbidden = false;
     this.hang = false;
+    this.viewer = { ...ACTIONS_BOT };
   }
 
-  /** Requests other than reads. */
+  /** Requests other than reads (a GraphQL query is a POST, but a read). */
   writes(): GitHubRequest[] {
-    return this.requests.filter((r) => r.method !== 'GET');
+    return this.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql');
   }
 
-  addComment(issueNumber: number, body: string): FakeComment {
-    const comment = { id: this.nextId++, issue_number: issueNumber, body };
+  /** A comment already on the pull request; written by the token's own identity unless `user` says otherwise. */
+  addComment(
+    issueNumber: number,
+    body: string,
+    user: FakeUser | null = this.viewerUser(),
+  ): FakeComment {
+    const comment = { id: this.nextId++, issue_number: issueNumber, body, user };
     this.comments.push(comment);
     return comment;
   }
@@ -85,29 +84,37 @@ export class FakeGitHub {
     return this.comments.filter((c) => c.issue_number === issueNumber);
   }
 
-  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', this.url);
-    const raw = await new Promise<string>((resolve) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => resolve(text));
-    });
-    const method = req.method ?? 'GET';
-    const rec: GitHubRequest = {
-      method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: req.headers as Record<string, string | undefined>,
-      body: raw ? JSON.parse(raw) : undefined,
-      at: Date.now(),
-    };
-    this.requests.push(rec);
-    const key = `${method} ${url.pathname}`;
+  /** The viewer as a comment's `user`: an App's login ends in `[bot]`. */
+  viewerUser(): FakeUser {
+    const { login, id } = this.viewer;
+    return { login, id, type: login.endsWith('[bot]') ? 'Bot' : 'User' };
+  }
+
+  protected answer(rec: GitHubRequest, res: ServerResponse): void {
+    const { method, path } = rec;
+    const key = `${method} ${path}`;
     if (matches(this.hang, key)) return;
-    if (matches(this.forbidden, key)) return send(res, 403, FORBIDDEN);
+    // Asking who the token is needs no permission: only a rule naming the query refuses it.
+    const viewerQuery = key === 'POST /graphql';
+    if (
+      viewerQuery
+        ? this.forbidden instanceof RegExp && this.forbidden.test(key)
+        : matches(this.forbidden, key)
+    )
+      return send(res, 403, FORBIDDEN);
     const body = (rec.body ?? {}) as Record<string, unknown>;
 
-    let m = /^\/repos\/[^/]+\/[^/]+\/deployments$/.exec(url.pathname);
+    if (viewerQuery) {
+      // Only the viewer query is known; GitHub answers other queries' mistakes with 200 and `errors`.
+      if (!/\bviewer\b/.test(String(body.query)))
+        return send(res, 200, { errors: [{ message: 'The fake knows only the viewer query' }] });
+      const { login, id } = this.viewer;
+      return send(res, 200, { data: { viewer: { login, databaseId: id } } });
+    }
+    // What GitHub answers an installation token (GITHUB_TOKEN) that asks who it is over REST.
+    if (path === '/user' && method === 'GET') return send(res, 403, FORBIDDEN);
+
+    let m = /^\/repos\/[^/]+\/[^/]+\/deployments$/.exec(path);
     if (m && method === 'POST') {
       const deployment: FakeDeployment = {
         id: this.nextId++,
@@ -121,7 +128,7 @@ export class FakeGitHub {
       const { id, ref, environment, description } = deployment;
       return send(res, 201, { id, ref, sha: ref, environment, description, task: 'deploy' });
     }
-    m = /^\/repos\/[^/]+\/[^/]+\/deployments\/(\d+)\/statuses$/.exec(url.pathname);
+    m = /^\/repos\/[^/]+\/[^/]+\/deployments\/(\d+)\/statuses$/.exec(path);
     if (m && method === 'POST') {
       const deployment = this.deployments.find((d) => d.id === Number(m![1]));
       if (!deployment) return send(res, 404, { message: 'Not Found' });
@@ -129,7 +136,7 @@ export class FakeGitHub {
       deployment.statuses.push(status);
       return send(res, 201, status);
     }
-    m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(url.pathname);
+    m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(path);
     if (m && method === 'GET') {
       const perPage = Number(rec.query.per_page ?? 30);
       const page = Number(rec.query.page ?? 1);
@@ -139,7 +146,7 @@ export class FakeGitHub {
     if (m && method === 'POST') {
       return send(res, 201, this.addComment(Number(m[1]), String(body.body)));
     }
-    m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path);
     if (m && method === 'PATCH') {
       const comment = this.comments.find((c) => c.id === Number(m![1]));
       if (!comment) return send(res, 404, { message: 'Not Found' });
@@ -154,18 +161,7 @@ function matches(rule: boolean | RegExp, key: string): boolean {
   return rule === true || (rule instanceof RegExp && rule.test(key));
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
-}
-
 /** One fake GitHub per test file, emptied before each test. */
 export function useGitHub(): { gh: FakeGitHub } {
-  const holder = {} as { gh: FakeGitHub };
-  beforeAll(async () => {
-    holder.gh = await FakeGitHub.start();
-  });
-  beforeEach(() => holder.gh.reset());
-  afterAll(() => holder.gh.close());
-  return holder;
+  return useFake('gh', () => FakeGitHub.start());
 }

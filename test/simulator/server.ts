@@ -38,12 +38,26 @@ export interface RecordedRequest {
   headers: Record<string, string | undefined>;
   body: unknown;
   at: number;
+  /** The status answered; unset while pending, or when the connection was reset or held. */
+  status?: number;
 }
 
+/**
+ * A scripted misbehaviour for the requests matching `method` and `path` (the first matching fault wins;
+ * rate-limited requests never reach the faults). It ends after `times` answers, or when its time window
+ * ends, whichever comes first:
+ * - count only (default): `times` answers, 1 when unset;
+ * - `forMs` (an outage): every match for `forMs` ms of real time (not scaled by timeScale), counted from
+ *   when the fault is added plus `fromMs`; `times` then caps it, unlimited when unset;
+ * - `fromMs` alone: the fault waits that long before it applies (then `times`, default 1).
+ * A fault that has not started yet lets requests through (to later faults or the service).
+ */
 export interface Fault {
   method?: string;
   path?: string | RegExp;
   times?: number;
+  forMs?: number;
+  fromMs?: number;
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -147,12 +161,32 @@ export interface Repository {
   default_branch: string;
 }
 
+/**
+ * A request-rate limit over all requests (any method, path or key), applied before anything else: a
+ * sliding one-second window holding at most `perSecond` answered-normally requests; a request beyond it
+ * is answered 429 with `Retry-After` and is not processed. Refused requests do not count toward the
+ * window, so a client hammering the service is not locked out for longer than the window.
+ */
+export interface RateLimit {
+  perSecond: number;
+  /** The `Retry-After` value in seconds; default 1. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * When a revision that reached DEPLOYED becomes the deployment's `active_revision_id`: at once, `delayMs`
+ * later (scaled by timeScale like the timelines), or never (the older one stays active; `activate()`
+ * switches by hand). A delayed switch is dropped when `activate()` is called on the deployment meanwhile.
+ */
+export type ActiveSwitch = 'immediate' | { delayMs: number } | 'never';
+
 export interface SimulatorOptions {
   port?: number;
   host?: string;
   apiKey?: string;
   tenantId?: string;
   timeScale?: number;
+  rateLimit?: RateLimit;
 }
 
 type Loc = (string | number)[];
@@ -175,6 +209,15 @@ interface Reply {
 interface RevState {
   rev: Revision;
   timer?: NodeJS.Timeout;
+  /** The pending delayed switch to active (activeSwitch `{ delayMs }`). */
+  switchTimer?: NodeJS.Timeout;
+}
+
+/** A fault as stored: its time window resolved to absolute times. */
+interface ArmedFault extends Fault {
+  times: number;
+  startsAt: number;
+  endsAt: number;
 }
 
 interface DepState {
@@ -440,7 +483,13 @@ export class Simulator {
   patchCreatesRevision = true;
   redeployMode: 'same-revision' | 'new-revision' = 'same-revision';
   paging: 'normal' | 'stuck-offset' | 'repeat-page' = 'normal';
+  activeSwitch: ActiveSwitch = 'immediate';
+  rateLimit?: RateLimit;
+  /** How many answers were sent per status code (faults and 429s included). */
+  readonly answered = new Map<number, number>();
   onRevisionStatus?: (deploymentId: string, revisionId: string, status: string, at: number) => void;
+  /** Called as each answer is sent, e.g. to log it. */
+  onAnswer?: (request: RecordedRequest, ms: number) => void;
 
   private readonly server: Server;
   private readonly ownTenantId = randomUUID();
@@ -449,7 +498,9 @@ export class Simulator {
   private listeners: Listener[] = [];
   private tokens = new Map<string, { token: Token; owned: boolean }>();
   private repos = new Map<string, Repository[]>();
-  private faults: Fault[] = [];
+  private faults: ArmedFault[] = [];
+  /** Arrival times of the requests let through in the last second (rateLimit's window). */
+  private admitted: number[] = [];
   private nextRepoId = 100_001;
   private readonly held = new Set<Socket>();
   private readonly delays = new Set<NodeJS.Timeout>();
@@ -460,6 +511,7 @@ export class Simulator {
     this.apiKey = opts.apiKey ?? 'test-api-key';
     this.tenantId = opts.tenantId;
     this.timeScale = opts.timeScale ?? 1;
+    this.rateLimit = opts.rateLimit;
   }
 
   static async start(opts: SimulatorOptions = {}): Promise<Simulator> {
@@ -490,7 +542,7 @@ export class Simulator {
     await closed;
   }
 
-  /** Clears resources, faults, recorded requests and the scripting knobs; keeps apiKey, tenantId and onRevisionStatus. */
+  /** Clears resources, faults, recorded requests and answer counts and the scripting knobs (rateLimit included); keeps apiKey, tenantId and the callbacks. */
   reset(): void {
     this.stopTimers();
     this.deps = [];
@@ -500,6 +552,10 @@ export class Simulator {
     this.repos.clear();
     this.faults = [];
     this.requests.length = 0;
+    this.answered.clear();
+    this.admitted = [];
+    this.rateLimit = undefined;
+    this.activeSwitch = 'immediate';
     this.timelines = [];
     this.defaultTimeline = [...DEFAULT_TIMELINE];
     this.patchCreatesRevision = true;
@@ -518,7 +574,10 @@ export class Simulator {
   }
 
   fault(f: Fault): void {
-    this.faults.push({ ...f });
+    const startsAt = Date.now() + (f.fromMs ?? 0);
+    const endsAt = f.forMs === undefined ? Infinity : startsAt + f.forMs;
+    const times = f.times ?? (f.forMs === undefined ? 1 : Infinity);
+    this.faults.push({ ...f, times, startsAt, endsAt });
   }
 
   // --- seeding ---------------------------------------------------------------------------------
@@ -571,7 +630,9 @@ export class Simulator {
     };
     const st = this.store(dep);
     if (d.activeRevision ?? true) {
-      this.newRevision(st, dep.source, [{ status: 'DEPLOYED' }], {}, past);
+      // A seeded deployment serves its revision whatever activeSwitch says.
+      const rev = this.newRevision(st, dep.source, [{ status: 'DEPLOYED' }], {}, past);
+      this.activate(dep.id, rev.id);
     }
     return dep;
   }
@@ -580,7 +641,11 @@ export class Simulator {
     for (let i = 0; i < n; i++) this.addDeployment({ name: nameFn(i) });
   }
 
-  /** Adds a revision that becomes latest; without `timeline` it runs `defaultTimeline` (the `timelines` queue is left for the service's own writes). */
+  /**
+   * Adds a revision that becomes latest; without `timeline` it runs `defaultTimeline` (the `timelines`
+   * queue is left for the service's own writes). On DEPLOYED it becomes active as `activeSwitch` says:
+   * with `[{ status: 'DEPLOYED' }]` and 'immediate', it supersedes the revision a run is waiting for.
+   */
   addRevision(deploymentId: string, timeline?: TimelineStep[], srcRevConfig?: object): Revision {
     const st = this.state(deploymentId);
     if (!st) throw new Error(`addRevision: unknown deployment ${deploymentId}`);
@@ -590,6 +655,15 @@ export class Simulator {
       timeline ?? this.defaultTimeline,
       srcRevConfig ?? {},
     );
+  }
+
+  /** Makes `revisionId` the deployment's active revision now, whatever its status; drops pending delayed switches. */
+  activate(deploymentId: string, revisionId: string): void {
+    const st = this.state(deploymentId);
+    const rs = st?.revs.get(revisionId.toLowerCase());
+    if (!st || !rs) throw new Error(`activate: unknown revision ${revisionId} of ${deploymentId}`);
+    for (const other of st.revs.values()) clearTimeout(other.switchTimer);
+    this.setActive(st, rs, Date.now());
   }
 
   addRepository(
@@ -735,15 +809,39 @@ export class Simulator {
     rs.rev.status = status;
     rs.rev.updated_at = isoTime(at);
     if (status === 'DEPLOYED') {
-      st.dep.active_revision_id = rs.rev.id;
       st.dep.status = 'READY';
       st.dep.updated_at = isoTime(at);
+      this.switchActive(st, rs, at);
     }
     this.onRevisionStatus?.(st.dep.id, rs.rev.id, status, at);
   }
 
+  private switchActive(st: DepState, rs: RevState, at: number): void {
+    clearTimeout(rs.switchTimer);
+    rs.switchTimer = undefined;
+    const mode = this.activeSwitch;
+    if (mode === 'immediate') return this.setActive(st, rs, at);
+    if (mode === 'never') return;
+    rs.switchTimer = setTimeout(() => {
+      rs.switchTimer = undefined;
+      this.setActive(st, rs, Date.now());
+    }, mode.delayMs * this.timeScale);
+    rs.switchTimer.unref();
+  }
+
+  private setActive(st: DepState, rs: RevState, at: number): void {
+    st.dep.active_revision_id = rs.rev.id;
+    st.dep.status = 'READY';
+    st.dep.updated_at = isoTime(at);
+  }
+
   private stopTimers(): void {
-    for (const st of this.deps) for (const rs of st.revs.values()) clearTimeout(rs.timer);
+    for (const st of this.deps) {
+      for (const rs of st.revs.values()) {
+        clearTimeout(rs.timer);
+        clearTimeout(rs.switchTimer);
+      }
+    }
   }
 
   // --- HTTP ------------------------------------------------------------------------------------
@@ -780,9 +878,12 @@ export class Simulator {
     };
     this.requests.push(rec);
     const ctx: Ctx = { rec, raw, jsonError };
+    const send = (r: Reply) => this.send(res, rec, r);
 
+    const limited = this.rateLimited(at);
+    if (limited) return send(limited);
     const f = this.takeFault(rec);
-    if (!f) return this.send(res, this.handle(ctx));
+    if (!f) return send(this.handle(ctx));
 
     const real = f.afterEffect || f.transform ? this.handle(ctx) : undefined;
     if (f.delayMs) {
@@ -801,8 +902,7 @@ export class Simulator {
       req.socket.once('close', () => this.held.delete(req.socket));
     } else if (f.status !== undefined || f.body !== undefined || f.rawBody !== undefined) {
       const status = f.status ?? 200;
-      this.send(
-        res,
+      send(
         f.rawBody !== undefined
           ? {
               status,
@@ -819,27 +919,50 @@ export class Simulator {
       } catch (e) {
         out = this.crash(e);
       }
-      this.send(res, out);
+      send(out);
     } else {
-      this.send(res, real ?? this.handle(ctx));
+      send(real ?? this.handle(ctx));
     }
   }
 
+  /** The 429 to answer when the request at `at` is beyond `rateLimit`; otherwise counts it in the window. */
+  private rateLimited(at: number): Reply | undefined {
+    const limit = this.rateLimit;
+    if (!limit) return undefined;
+    const inWindow = this.admitted.filter((t) => t > at - 1000);
+    this.admitted = inWindow;
+    if (inWindow.length >= limit.perSecond) {
+      return {
+        status: 429,
+        body: { detail: 'Rate limit exceeded' },
+        headers: { 'retry-after': String(limit.retryAfterSeconds ?? 1) },
+      };
+    }
+    inWindow.push(at);
+    return undefined;
+  }
+
   private takeFault(rec: RecordedRequest): Fault | undefined {
+    const now = Date.now();
+    this.faults = this.faults.filter((f) => f.endsAt > now);
     const i = this.faults.findIndex(
       (f) =>
+        f.startsAt <= now &&
         (f.method === undefined || f.method.toUpperCase() === rec.method) &&
         matchPath(f.path, rec.path),
     );
     const f = this.faults[i];
     if (!f) return undefined;
-    f.times = (f.times ?? 1) - 1;
+    f.times -= 1;
     if (f.times <= 0) this.faults.splice(i, 1);
     return f;
   }
 
-  private send(res: ServerResponse, r: Reply): void {
+  private send(res: ServerResponse, rec: RecordedRequest, r: Reply): void {
     if (res.destroyed || res.headersSent) return;
+    rec.status = r.status;
+    this.answered.set(r.status, (this.answered.get(r.status) ?? 0) + 1);
+    this.onAnswer?.(rec, Date.now() - rec.at);
     const payload = r.raw ?? (r.body === undefined ? '' : JSON.stringify(r.body));
     res.writeHead(r.status, {
       'content-type': r.contentType ?? 'application/json',

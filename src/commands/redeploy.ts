@@ -1,0 +1,36 @@
+import { follow } from '../deploy/follow.ts';
+import { describeTarget, findTarget } from '../deploy/lookup.ts';
+import { planOf } from '../deploy/plan.ts';
+import { conclude } from '../deploy/report.ts';
+import { success } from '../deploy/outcome.ts';
+import { checkVerifiable } from '../deploy/verify.ts';
+import type { RedeploySettings } from '../inputs/index.ts';
+import { redeployRevision } from '../service/calls.ts';
+import { DeployError } from '../service/errors.ts';
+import type { CommandContext } from './index.ts';
+
+/** Redeploys a chosen revision of an existing deployment, then follows it as deploy does. */
+export async function redeploy(ctx: CommandContext, settings: RedeploySettings): Promise<void> {
+  const { client, report, log } = ctx;
+  report.phase = 'lookup';
+  const target = await findTarget(client, settings.target);
+  if (!target)
+    throw new DeployError(
+      `No deployment is named '${describeTarget(settings.target)}': redeploy needs an existing deployment.`,
+    );
+  report.deployment = target;
+  report.previousRevisionId = target.active_revision_id ?? undefined;
+  const verify = checkVerifiable(settings, target.source_config.custom_url);
+  const call = redeployRevision(target.id, settings.revisionId);
+  if (settings.dryRun) {
+    report.plan = { ...planOf('redeploy', call), verify };
+    return conclude(report, success('planned'));
+  }
+  report.phase = 'redeploy';
+  log.info(`Redeploying revision ${settings.revisionId} of '${target.name}'`);
+  const after = await client.send(call);
+  report.revisionCreated =
+    after.latest_revision_id !== target.latest_revision_id &&
+    after.latest_revision_id !== settings.revisionId;
+  return follow(ctx, settings, after, settings.revisionId);
+}

@@ -1,0 +1,54 @@
+import type { ServiceClient } from '../service/client.ts';
+import { DeployError } from '../service/errors.ts';
+import type { Deployment } from '../service/schemas.ts';
+import { compact, sleep } from '../shared/time.ts';
+
+/** The longest the deployment may take to switch to a DEPLOYED revision. */
+const SWITCH_WINDOW_CAP_MS = 30_000;
+
+/** Which revision the deployment serves once this run's revision is DEPLOYED. */
+export type Serving =
+  | { state: 'active'; deployment: Deployment }
+  /** Another revision, not the one active before this run, is active now: a newer deploy won. */
+  | { state: 'superseded'; deployment: Deployment; activeId: string }
+  /** The revision active before this run (or none) is still active when the window ends. */
+  | { state: 'not-switched'; deployment: Deployment; activeId: string | null; waitedMs: number };
+
+/**
+ * Re-reads the deployment until its active_revision_id is this run's revision. The service may switch a moment
+ * after DEPLOYED, so it is re-read within a short window of its own (3 poll intervals, at most 30 s).
+ */
+export async function confirmActive(
+  client: ServiceClient,
+  ids: { deploymentId: string; revisionId: string; previous?: string },
+  pollIntervalMs: number,
+): Promise<Serving> {
+  const windowMs = Math.min(3 * pollIntervalMs, SWITCH_WINDOW_CAP_MS);
+  const started = Date.now();
+  const reader = client.within(started + windowMs, `${compact(windowMs)} allowed for the switch`);
+  let gap = Math.min(1000, pollIntervalMs / 4);
+  for (;;) {
+    const deployment = await reader.getDeployment(ids.deploymentId);
+    if (!deployment)
+      throw new DeployError(
+        `Deployment ${ids.deploymentId} is gone: the service no longer lists it.`,
+      );
+    const active = deployment.active_revision_id;
+    if (active === ids.revisionId) return { state: 'active', deployment };
+    if (active && active !== ids.previous)
+      return { state: 'superseded', deployment, activeId: active };
+    const waitedMs = Date.now() - started;
+    if (waitedMs + gap >= windowMs)
+      return { state: 'not-switched', deployment, activeId: active, waitedMs };
+    await sleep(gap, client.clock.signal);
+    gap = Math.min(gap * 2, pollIntervalMs);
+  }
+}
+
+/** A re-read for the final outputs, in a short window of its own: the run's may be used up by a timed-out wait. */
+export async function reread(
+  client: ServiceClient,
+  deploymentId: string,
+): Promise<Deployment | undefined> {
+  return client.within(Date.now() + 10_000, 'final re-read (10s)').getDeployment(deploymentId);
+}

@@ -1,0 +1,181 @@
+// After a write that made (or chose) a revision: wait for it, check the deployment serves it and the agent answers,
+// roll back when asked, and conclude the run. Shared by deploy and redeploy.
+import type { FollowSettings } from '../inputs/index.ts';
+import type { Logger } from '../logger.ts';
+import type { ServiceClient } from '../service/client.ts';
+import { DeployError } from '../service/errors.ts';
+import type { Deployment } from '../service/schemas.ts';
+import { CancelledError, compact, seconds } from '../shared/time.ts';
+import { confirmActive, reread } from './active.ts';
+import {
+  afterRollback,
+  diagnose,
+  failed,
+  NOTHING_TO_ROLL_BACK,
+  noRollbackAfterTimeout,
+  settle,
+  success,
+} from './outcome.ts';
+import { conclude, type RunReport } from './report.ts';
+import { rollBack } from './rollback.ts';
+import { resolveVerifyUrl, verify } from './verify.ts';
+import { waitForRevision, type Watch } from './wait.ts';
+
+export interface FollowContext {
+  client: ServiceClient;
+  report: RunReport;
+  log: Logger;
+  userAgent: string;
+}
+
+export async function follow(
+  { client, report, log, userAgent }: FollowContext,
+  settings: FollowSettings & { timeoutMs: number },
+  written: Deployment,
+  chosenRevision?: string,
+): Promise<void> {
+  report.deployment = written;
+  const revisionId = written.latest_revision_id ?? chosenRevision;
+  report.revisionId = revisionId;
+  if (!revisionId)
+    throw new DeployError(
+      `The service answered without a latest_revision_id for '${written.name}': there is no revision to wait for.`,
+    );
+  if (!settings.wait) {
+    log.info(
+      `Revision ${revisionId} submitted; not waiting (wait: false)${settings.verify ? ', so verify-url is not checked' : ''}.`,
+    );
+    return conclude(report, success('submitted'));
+  }
+  report.phase = 'wait';
+  const ids = { deploymentId: written.id, revisionId };
+  const watch = await waitForRevision(
+    client,
+    ids,
+    { pollIntervalMs: settings.pollIntervalMs, triggeredAt: Date.now() },
+    log,
+  );
+  recordWatch(report, watch);
+  if (watch.outcome === 'cancelled') throw new CancelledError();
+  report.phase = 'report';
+  const status = watch.revision?.status ?? 'unknown';
+
+  if (watch.outcome !== 'deployed') {
+    report.deployment = (await reread(client, written.id)) ?? written;
+    if (watch.outcome === 'failed' && settings.rollbackOnFailure)
+      return rollbackAndConclude(
+        { client, report, log, userAgent },
+        settings,
+        ids,
+        `ended ${status}`,
+      );
+    if (watch.outcome === 'timed-out' && settings.rollbackOnFailure)
+      report.notes.push(noRollbackAfterTimeout(revisionId, report.previousRevisionId));
+    return conclude(
+      report,
+      settle(watch.outcome, revisionId, status, {
+        allowSkipped: settings.allowSkipped,
+        limit: client.clock.limit,
+      }),
+    );
+  }
+
+  report.phase = 'activate';
+  const serving = await confirmActive(
+    client,
+    { ...ids, previous: report.previousRevisionId },
+    settings.pollIntervalMs,
+  );
+  report.deployment = serving.deployment;
+  if (serving.state === 'not-switched') {
+    const still = serving.activeId
+      ? `still serves revision ${serving.activeId}`
+      : 'has no active revision';
+    return conclude(
+      report,
+      failed(
+        'failed',
+        `Revision ${revisionId} is DEPLOYED, but deployment '${serving.deployment.name}' ${still} ${seconds(serving.waitedMs)} later: the service did not switch to it.`,
+        {
+          phase: 'activate',
+          next: 'Check the deployment in the service: the switch may be stuck, or another run may have put an older revision back.',
+        },
+      ),
+    );
+  }
+  if (serving.state === 'superseded') {
+    const note = `Revision ${revisionId} went live and was then superseded: revision ${serving.activeId} is active now.`;
+    log.info(note);
+    report.notes.push(note);
+  }
+
+  if (settings.verify) {
+    report.phase = 'verify';
+    const url = resolveVerifyUrl(settings.verify.url, serving.deployment.source_config.custom_url);
+    const seen = await verify(url, settings.verify.timeoutMs, {
+      userAgent,
+      signal: client.clock.signal,
+      log,
+    });
+    report.verification = seen;
+    if (!seen.ok) {
+      const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${seconds(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
+      if (settings.rollbackOnFailure)
+        return rollbackAndConclude(
+          { client, report, log, userAgent },
+          settings,
+          ids,
+          why,
+          'unhealthy',
+        );
+      return conclude(
+        report,
+        failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED')),
+      );
+    }
+  }
+  conclude(report, success('deployed'));
+}
+
+function recordWatch(report: RunReport, watch: Watch): void {
+  report.revision = watch.revision ?? report.revision;
+  report.timeline = watch.timeline;
+  report.waitStarted = watch.startedAt;
+  report.waitEnded = watch.endedAt;
+}
+
+/**
+ * Puts back the revision that was active before this run, waits for it, and still fails the run. The outputs and
+ * the summary stay about the revision this run wrote; the rollback is reported beside it.
+ */
+async function rollbackAndConclude(
+  { client, report, log }: FollowContext,
+  settings: FollowSettings & { timeoutMs: number },
+  { deploymentId, revisionId }: { deploymentId: string; revisionId: string },
+  why: string,
+  unhealthy?: 'unhealthy',
+): Promise<void> {
+  const previous = report.previousRevisionId;
+  const status = unhealthy ? 'DEPLOYED' : (report.revision?.status ?? 'unknown');
+  if (!previous || previous === revisionId) {
+    report.notes.push(NOTHING_TO_ROLL_BACK);
+    const verdict = unhealthy
+      ? failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose(status))
+      : settle('failed', revisionId, status, { allowSkipped: false, limit: client.clock.limit });
+    return conclude(report, verdict);
+  }
+  report.phase = 'rollback';
+  log.info(
+    `Revision ${revisionId} ${why}; rolling back to revision ${previous}, the one active before this run.`,
+  );
+  // A window of its own: the failed revision may have used up the run's.
+  const window = client.within(
+    Date.now() + settings.timeoutMs,
+    `timeout ${compact(settings.timeoutMs)} of the rollback`,
+  );
+  const end = await rollBack(window, { deploymentId, previous }, settings.pollIntervalMs, log);
+  report.rollback = { revisionId: end.revisionId, status: end.status, ok: end.ok };
+  report.deployment =
+    (await reread(client, deploymentId).catch(() => undefined)) ?? report.deployment;
+  conclude(report, afterRollback({ revisionId, status, why }, previous, end, window.clock.limit));
+}

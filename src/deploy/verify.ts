@@ -1,0 +1,150 @@
+// verify-url: after DEPLOYED, does the agent answer? GET until a 2xx, with growing gaps, within verify-timeout.
+import { HttpClient } from '@actions/http-client';
+import { DeployError } from '../service/errors.ts';
+import { readBody, SignalHandler } from '../shared/body.ts';
+import { httpUrl, isLoopback } from '../shared/url.ts';
+import { CancelledError, sleep } from '../shared/time.ts';
+import type { Logger } from '../logger.ts';
+import type { FollowSettings } from '../inputs/index.ts';
+import type { Plan, Verification } from './report.ts';
+
+const ATTEMPT_LIMIT_MS = 10_000;
+const FIRST_GAP_MS = 1000;
+const GAP_CAP_MS = 10_000;
+/** Enough of a body to show why it failed; the rest is never read. */
+const BODY_CAP_BYTES = 4096;
+
+/**
+ * The URL to check: verify-url itself when absolute, else the path resolved against custom_url (a bare host is
+ * taken as https://). Throws DeployError naming what is missing or not allowed.
+ */
+export function resolveVerifyUrl(given: string, customUrl: string | null | undefined): string {
+  let url: string;
+  if (given.startsWith('/')) {
+    if (!customUrl)
+      throw new DeployError(
+        `verify-url ${given} is a path, but the deployment has no custom_url to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
+      );
+    const base = httpUrl(
+      /^[a-z][a-z0-9+.-]*:/i.test(customUrl) ? customUrl : `https://${customUrl}`,
+    );
+    if (!base)
+      throw new DeployError(
+        `verify-url ${given} is a path, but custom_url ${customUrl} is not an http(s) URL to resolve it against: give verify-url as an absolute https:// URL.`,
+      );
+    url = new URL(given, base).toString();
+  } else url = given;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed)))
+    throw new DeployError(
+      `verify-url resolves to ${parsed.protocol}//${parsed.host}: only https:// is checked (http:// only for loopback hosts); give an https:// URL.`,
+    );
+  return url;
+}
+
+/**
+ * Before any write: verify-url must resolve against what is known of custom_url, or the run stops here. A dry run
+ * shows the URL, or why it cannot be resolved, instead of stopping.
+ */
+export function checkVerifiable(
+  settings: FollowSettings & { dryRun: boolean },
+  customUrl: string | null | undefined,
+): Plan['verify'] {
+  if (!settings.verify) return undefined;
+  try {
+    return { url: resolveVerifyUrl(settings.verify.url, customUrl) };
+  } catch (error) {
+    if (!settings.dryRun) throw error;
+    return { problem: (error as Error).message };
+  }
+}
+
+/**
+ * GETs `url` until a 2xx answer or `timeoutMs`. No credentials go there (a client of its own, with no headers of
+ * the service's), redirects are not followed, each attempt has its own time limit, and bodies are read only up to
+ * a few KiB. Answers what it saw; a cancel is thrown on.
+ */
+export async function verify(
+  url: string,
+  timeoutMs: number,
+  context: { userAgent: string; signal: AbortSignal; log: Logger },
+): Promise<Verification> {
+  const { signal, log } = context;
+  const handler = new SignalHandler();
+  const client = new HttpClient(context.userAgent, [handler], {
+    allowRedirects: false,
+    allowRetries: false,
+    keepAlive: false,
+  });
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  const seen: Verification = { url, ok: false, attempts: 0 };
+  let gap = FIRST_GAP_MS;
+  log.info(
+    `Checking that the agent answers ${url} (verify-timeout ${Math.round(timeoutMs / 1000)} s).`,
+  );
+  try {
+    for (;;) {
+      seen.attempts++;
+      const answer = await probe(
+        client,
+        handler,
+        url,
+        Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - Date.now())),
+        signal,
+      );
+      if (answer.ok) {
+        seen.ok = true;
+        seen.okAfterMs = Date.now() - started;
+        log.info(
+          `${url} answered ${answer.text} after ${seen.attempts} ${seen.attempts === 1 ? 'attempt' : 'attempts'}.`,
+        );
+        return seen;
+      }
+      if (seen.lastAnswer !== answer.text)
+        log.info(`${url}: ${answer.text}; trying again until verify-timeout.`);
+      seen.lastAnswer = answer.text;
+      if (Date.now() + gap > deadline) return seen;
+      await sleep(gap, signal);
+      gap = Math.min(gap * 2, GAP_CAP_MS);
+    }
+  } finally {
+    client.dispose();
+  }
+}
+
+async function probe(
+  client: HttpClient,
+  handler: SignalHandler,
+  url: string,
+  limitMs: number,
+  cancel: AbortSignal,
+): Promise<{ ok: boolean; text: string }> {
+  if (cancel.aborted) throw new CancelledError();
+  const limit = AbortSignal.timeout(limitMs);
+  handler.signal = AbortSignal.any([cancel, limit]);
+  try {
+    const response = await client.request('GET', url, null, {});
+    const status = response.message.statusCode ?? 0;
+    const body = await readBody(response.message, handler.signal, BODY_CAP_BYTES).catch(
+      () => undefined,
+    );
+    if (status >= 200 && status < 300) return { ok: true, text: `HTTP ${status}` };
+    const location = response.message.headers.location;
+    if (status >= 300 && status < 400)
+      return {
+        ok: false,
+        text: `HTTP ${status}, a redirect to ${location ?? '(no Location)'} (not followed)`,
+      };
+    const snippet = body?.replace(/\s+/g, ' ').trim().slice(0, 120);
+    return { ok: false, text: `HTTP ${status}${snippet ? `: ${snippet}` : ''}` };
+  } catch (error) {
+    if (cancel.aborted) throw new CancelledError();
+    if (limit.aborted)
+      return { ok: false, text: `no answer within ${Math.round(limitMs / 1000)} s` };
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, text: `network error ${code ?? (error as Error).message}` };
+  } finally {
+    handler.signal = undefined;
+  }
+}

@@ -1,0 +1,119 @@
+// Zod schemas for single input values. Each failure is one line naming the problem and the accepted form.
+import { z } from 'zod';
+import { UUID } from '../service/schemas.ts';
+import { isLoopback, withoutCredentials } from '../shared/url.ts';
+
+export const required = (name: string) =>
+  z.string({
+    message: `is required; set it in the step's 'with:' (for ${name === 'api-key' ? 'the key, use a secret' : 'example from a variable'}).`,
+  });
+
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, {
+    error: (issue) => `${shown(issue.input)} is not one of ${values.join(', ')}; use one of them.`,
+  });
+
+export const uuid = z.string().regex(UUID, {
+  error: (issue) =>
+    `${shown(issue.input)} is not a uuid; use the form 123e4567-e89b-42d3-a456-426614174000.`,
+});
+
+export const bool = z.string().transform((v, ctx) => {
+  const lower = v.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  ctx.addIssue({
+    code: 'custom',
+    message: `${shown(v)} is not a boolean; use true or false.`,
+  });
+  return z.NEVER;
+});
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000 };
+export const duration = z.string().transform((v, ctx) => {
+  const problem = `${shown(v)} is not a duration; use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m.`;
+  let ms = 0;
+  if (/^\d+$/.test(v)) ms = Number(v) * 1000;
+  else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(v)) {
+    for (const [, amount, , unit] of v.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g))
+      ms += Number(amount) * UNIT_MS[unit!]!;
+  } else {
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }
+  if (ms <= 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be longer than zero; ${problem.slice(problem.indexOf('use'))}`,
+    });
+    return z.NEVER;
+  }
+  return Math.round(ms);
+});
+
+export const serviceUrl = z.string().transform((v, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${shown(withoutCredentials(v))} is not a URL; use the service's base URL, e.g. https://api.example.com.`,
+    });
+    return z.NEVER;
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url))) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must use https:// (http:// is allowed only for loopback hosts such as 127.0.0.1); got ${url.protocol}//${url.host}.`,
+    });
+    return z.NEVER;
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must be a plain base URL without credentials, query or fragment, e.g. https://api.example.com.',
+    });
+    return z.NEVER;
+  }
+  return url.toString().replace(/\/+$/, '');
+});
+
+export const repoUrl = z.url({
+  message: 'not a URL; give the repository URL as the integration lists it (https://…).',
+});
+
+/** verify-url: an absolute https URL (http only towards loopback), or a path resolved later against custom_url. */
+export const verifyUrl = z.string().transform((v, ctx) => {
+  if (v.startsWith('/') && !v.startsWith('//')) return v;
+  let url: URL | undefined;
+  try {
+    url = new URL(v);
+  } catch {
+    url = undefined;
+  }
+  if (
+    url &&
+    (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) &&
+    !url.username &&
+    !url.password
+  )
+    return v;
+  ctx.addIssue({
+    code: 'custom',
+    message: `${shown(withoutCredentials(v))} is neither an https:// URL (http:// only for loopback hosts) nor a path starting with /; use e.g. https://agent.example.com/ok or /ok (resolved against custom-url).`,
+  });
+  return z.NEVER;
+});
+
+/**
+ * A value as an error message may quote it: whole, or not at all. A cut one would get past masking, which matches
+ * whole values only (a secret pasted into the wrong input must not leak its first characters).
+ */
+export function shown(value: unknown): string {
+  const v = String(value);
+  return v.length <= 40 && !/[\r\n]/.test(v)
+    ? JSON.stringify(v)
+    : `the value (${v.length} characters)`;
+}

@@ -1,0 +1,111 @@
+// When a failed request is tried again, how long to wait first, and when to stop.
+import type { Logger } from '../logger.ts';
+import { compact, seconds } from '../shared/time.ts';
+import type { HttpError, NetworkError } from './errors.ts';
+
+/**
+ * read: idempotent, retried on network errors and 408/429/5xx.
+ * write: retried only where it surely did not take effect (not sent, 429, or 503 with Retry-After).
+ */
+export type RetryPolicy = 'read' | 'write';
+
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+const BACKOFF_BASE_MS = 500;
+export const BACKOFF_CAP_MS = 30_000;
+/** The most jitter added on top of a Retry-After. */
+const RETRY_AFTER_JITTER_MS = 10_000;
+/** Reads give up when the service has not answered one request successfully for this long (or at the deadline). */
+export const PATIENCE_MS = 5 * 60_000;
+
+export function isTransient(failure: HttpError | NetworkError): boolean {
+  return !('status' in failure) || TRANSIENT.has(failure.status);
+}
+
+export function isRetryable(policy: RetryPolicy, failure: HttpError | NetworkError): boolean {
+  if (policy === 'read') return isTransient(failure);
+  if (!('status' in failure)) return failure.notSent;
+  // A 429 was not processed; a 503 with Retry-After is the service saying so too.
+  return failure.status === 429 || (failure.status === 503 && failure.retryAfterMs !== undefined);
+}
+
+/**
+ * Full-jitter exponential backoff capped at 30 s; after a Retry-After, that wait plus a jitter that grows with the
+ * attempts (up to 10 s), so jobs told the same time spread out more each time they are refused again.
+ */
+export function backoffMs(attempt: number, retryAfterMs: number | undefined): number {
+  const spread = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+  if (retryAfterMs !== undefined)
+    return retryAfterMs + Math.random() * Math.min(Math.max(spread, 1000), RETRY_AFTER_JITTER_MS);
+  return Math.random() * spread;
+}
+
+/**
+ * How hard the service is pushing back: each 429 doubles the factor by which status polling stretches its gaps
+ * (up to 8), each clean answer halves it again, so a matrix of jobs backs off together and recovers gradually.
+ */
+export class Pace {
+  private factor = 1;
+
+  limited(): void {
+    this.factor = Math.min(this.factor * 2, 8);
+  }
+
+  answered(): void {
+    this.factor = Math.max(1, this.factor / 2);
+  }
+
+  stretch(ms: number): number {
+    return ms * this.factor;
+  }
+}
+
+/** One log line when the service starts failing and one when it answers again; the attempts between go to debug. */
+export class Outage {
+  /** When the last request answered 2xx: reads stop retrying `patienceMs` after it. */
+  lastSuccess = Date.now();
+  private since?: number;
+  private retries = 0;
+  private readonly log: Logger;
+  private readonly patienceMs: number;
+
+  constructor(log: Logger, patienceMs = PATIENCE_MS) {
+    this.log = log;
+    this.patienceMs = patienceMs;
+  }
+
+  /** Whether a retry may still start: the service answered something within the patience. */
+  patient(now = Date.now()): boolean {
+    return now - this.lastSuccess < this.patienceMs;
+  }
+
+  retrying(label: string, what: string, deadline: number, limit: string): void {
+    this.retries++;
+    if (this.since !== undefined) return;
+    this.since = Date.now();
+    const giveUp = Math.min(deadline, this.lastSuccess + this.patienceMs);
+    const bound = giveUp === deadline ? limit : `${compact(this.patienceMs)} without an answer`;
+    this.log.info(
+      `The service answers ${what} to ${label}; retrying until ${utc(giveUp)} (${bound}).`,
+    );
+  }
+
+  answered(): void {
+    this.lastSuccess = Date.now();
+    if (this.since === undefined) return;
+    this.log.info(
+      `The service answers again, after ${seconds(this.lastSuccess - this.since)} and ${this.retries} ${this.retries === 1 ? 'retry' : 'retries'}.`,
+    );
+    this.since = undefined;
+    this.retries = 0;
+  }
+
+  /** For the error when retries end: how long they went on. */
+  summary(): string {
+    if (this.since === undefined) return '';
+    return ` Retried ${this.retries} ${this.retries === 1 ? 'time' : 'times'} over ${seconds(Date.now() - this.since)}.`;
+  }
+}
+
+function utc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}

@@ -1,0 +1,42 @@
+// Markdown for the job summary and the pull request comment. Data goes through these functions only, so it can
+// never become HTML, a table cell boundary, a code span it closes, a line break, or an @mention.
+import { oneLine } from './text.ts';
+import { httpUrl } from './url.ts';
+
+/** A zero-width space after `@` keeps GitHub from turning `@name` into a mention (also in an e-mail autolink). */
+const NO_MENTION = '@&#8203;';
+
+/** Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line. */
+export function esc(text: string): string {
+  return oneLine(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1')
+    .replace(/@/g, NO_MENTION);
+}
+
+/**
+ * Inline code that data cannot close: the fence is longer than any run of backticks inside, and padded when the
+ * text starts or ends with one. `|` is escaped for tables (GFM unescapes it inside the cell's code span).
+ */
+export function code(text: string): string {
+  const clean = oneLine(text).replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = clean.startsWith('`') || clean.endsWith('`') || clean.trim() === '' ? ' ' : '';
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+/** A fenced block for text of several lines, with a fence no line inside can close. */
+export function codeBlock(text: string, language = ''): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, text, fence];
+}
+
+/** An http(s) URL as a link; anything else (javascript:, spaces, a bare host) as inline code. */
+export function link(url: string): string {
+  const href = httpUrl(url);
+  return href ? `<${href.replace(/\|/g, '%7C')}>` : code(url);
+}

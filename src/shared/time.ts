@@ -1,0 +1,43 @@
+// Time helpers below every other module.
+
+/** The job was cancelled (SIGINT/SIGTERM). */
+export class CancelledError extends Error {
+  override name = 'CancelledError';
+  constructor() {
+    super('cancelled');
+  }
+}
+
+/** Resolves after ms, or rejects when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new CancelledError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A span for a person: "4.2 s", "3 min 5 s". */
+export function seconds(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+/** A duration as the inputs write it: "90s", "15m", "1h30m". */
+export function compact(ms: number): string {
+  if (ms % 1000 !== 0) return `${ms}ms`;
+  const h = Math.floor(ms / 3600_000);
+  const m = Math.floor((ms % 3600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+  return text || '0s';
+}

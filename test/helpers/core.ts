@@ -1,0 +1,45 @@
+// The action's core run in-process against the simulator, for a fast edit-test loop beside the e2e tests of dist/.
+import type { Logger } from '../../src/logger.ts';
+import { ServiceClient } from '../../src/service/client.ts';
+import type { Simulator } from '../simulator/server.ts';
+import { API_KEY } from './setup.ts';
+
+/** A Logger that keeps what it is told, one string per call. */
+export function memoryLog(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    debug: (m) => lines.push(`debug: ${m}`),
+    info: (m) => lines.push(m),
+    warning: (m) => lines.push(`warning: ${m}`),
+  };
+}
+
+/** A client of the simulator with `timeoutMs` to go; dispose() it after the test. */
+export function clientOf(
+  sim: Simulator,
+  log: Logger,
+  options: {
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    patienceMs?: number;
+    requestTimeoutMs?: number;
+  } = {},
+): ServiceClient {
+  return ServiceClient.open(
+    {
+      baseUrl: sim.url,
+      apiKey: API_KEY,
+      userAgent: 'agent-deploy-action/test',
+      requestTimeoutMs: options.requestTimeoutMs ?? 5000,
+      redact: (text) => text.split(API_KEY).join('***'),
+      patienceMs: options.patienceMs,
+    },
+    {
+      deadline: Date.now() + (options.timeoutMs ?? 20_000),
+      signal: options.signal ?? new AbortController().signal,
+      limit: 'timeout (test)',
+    },
+    log,
+  );
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../src/service/json.ts';
+import { code, esc, link } from '../src/shared/markdown.ts';
+import { Redactor } from '../src/shared/redact.ts';
+import { cut, lines } from '../src/shared/text.ts';
+import { withoutCredentials } from '../src/shared/url.ts';
+import { Sinks } from '../src/sinks.ts';
+
+const KEY = 'ak_live_7Qx9*Zr2=Lm4';
+
+function sinks(...secrets: string[]): Sinks {
+  const redactor = new Redactor();
+  for (const secret of secrets) redactor.add(secret);
+  return new Sinks(redactor);
+}
+
+describe('a log line', () => {
+  const log = sinks();
+
+  it('cannot start a workflow command, however the data is shaped', () => {
+    for (const data of ['\n::error::pwned', '\r::add-mask::x', '::warning::x', '  ::error::x']) {
+      const line = log.logLine(`Revision status: ${data}`);
+      for (const part of lines(line)) expect(part.trimStart().startsWith('::')).toBe(false);
+      expect(lines(log.logLine(data))).toHaveLength(1);
+      expect(log.logLine(data).trimStart().startsWith('::')).toBe(false);
+    }
+  });
+
+  it('breaks the legacy ##[command] form anywhere in the line', () => {
+    expect(log.logLine('status ##[error]legacy')).not.toContain('##[');
+  });
+
+  it('shows control characters instead of sending them to the terminal', () => {
+    const line = log.logLine('a\u001b[31mred\u0007\u2028b\u0085c');
+    expect(line).toBe('a\\x1b[31mred\\x07\\u2028b\\x85c');
+  });
+});
+
+describe('outputs and GitHub fields', () => {
+  it('are one line, cut after the secret is gone', () => {
+    const s = sinks(KEY);
+    expect(s.output('a\r\nb\nc\u2028d')).toBe('a b c d');
+    const field = s.field(`${'x'.repeat(130)}${KEY}`, 140);
+    expect(field).toBe(`${'x'.repeat(130)}***`);
+    expect(field).not.toContain(KEY.slice(0, 8));
+  });
+});
+
+describe('Markdown', () => {
+  it('escapes HTML, table pipes, backticks, line breaks and mentions in text', () => {
+    const text = esc('<img src=x onerror=alert(1)> | `x` @team\nnext');
+    expect(text).not.toMatch(/[<>\n]/);
+    expect(text).toContain('\\|');
+    expect(text).toContain('\\`x\\`');
+    expect(text).toContain('@&#8203;team');
+  });
+
+  it('makes code spans that data cannot close', () => {
+    expect(code('a``b')).toBe('```a``b```');
+    expect(code('`x`')).toBe('`` `x` ``');
+    expect(code('a|b')).toBe('`a\\|b`');
+  });
+
+  it('links only plain http(s) URLs', () => {
+    expect(link('https://agent.example/health')).toBe('<https://agent.example/health>');
+    expect(link('javascript:alert(1)')).toBe('`javascript:alert(1)`');
+    expect(link('https://a.example/<x>')).toBe('`https://a.example/<x>`');
+  });
+
+  it('is cut at a line when over the size, never in the middle of one', () => {
+    const out = sinks().markdown(`${'line\n'.repeat(1000)}`, 1024);
+    expect(out.length).toBeLessThanOrEqual(1024);
+    expect(out).toContain('_(cut: over 1 KiB)_');
+  });
+});
+
+describe('the redactor', () => {
+  const r = new Redactor();
+  r.add(KEY);
+
+  it.each([
+    ['plain', KEY],
+    ['JSON-escaped', JSON.stringify(KEY).slice(1, -1)],
+    [
+      '\\u-escaped',
+      [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    ],
+    ['URL-encoded', encodeURIComponent(KEY)],
+    ['Markdown-escaped', esc(KEY)],
+    ['base64', Buffer.from(KEY).toString('base64')],
+  ])('hides the %s form', (_, form) => {
+    expect(r.redact(`before ${form} after`)).toBe('before *** after');
+  });
+
+  it('hides the value inside a longer base64 text at every alignment', () => {
+    for (const prefix of ['', 'a', 'ab', 'abc']) {
+      const encoded = Buffer.from(`${prefix}${KEY}and more`).toString('base64');
+      const out = r.redact(encoded);
+      const bare = Buffer.from(KEY).toString('base64').replace(/=+$/, '');
+      for (let i = 0; i + 8 <= bare.length; i++) expect(out).not.toContain(bare.slice(i, i + 8));
+    }
+  });
+});
+
+describe('bounds', () => {
+  it('refuses JSON nested deeper than 64 levels before parsing it', () => {
+    expect(() => parseJson('['.repeat(100_000))).toThrow('nested deeper than 64 levels');
+    expect(parseJson('{"a":"[[[[[[","b":[1]}')).toEqual({ a: '[[[[[[', b: [1] });
+  });
+
+  it('cuts without splitting a surrogate pair', () => {
+    expect(cut('ab😀cd', 4)).toBe('ab…');
+  });
+
+  it('quotes a URL without its credentials', () => {
+    expect(withoutCredentials('https://user:hunter2@ho st/')).toBe('https://***@ho st/');
+    expect(withoutCredentials('https://u:p/w@x@host')).toBe('https://***@host');
+  });
+});
