@@ -14,6 +14,7 @@ import {
   CORE_ZOD,
 } from './bench/baselines.ts';
 import { DIST, runAction, type ActionRun, type RunOptions } from '../test/helpers/action.ts';
+import { haveValgrind, instructions } from './bench/instructions.ts';
 import { Simulator, type RecordedRequest, type TimelineStep } from '../test/simulator/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -228,6 +229,29 @@ async function coldStart(sim: Simulator, baselines: Baseline[]) {
   });
 }
 
+/**
+ * Instructions to the first request (the action) or to exit (the bundles), from callgrind: one run each is enough,
+ * the count repeats. Undefined when valgrind is not installed.
+ */
+async function startInstructions(baselines: Baseline[]) {
+  if (!(await haveValgrind())) return undefined;
+  const floor = baselines.find((b) => b.name === CORE_ZOD)!;
+  const rows: { name: string; instructions: number }[] = [];
+  for (const b of baselines)
+    rows.push({ name: bundleLabel(b.name), instructions: await instructions(b.file) });
+  rows.push({
+    name: 'action: start → first request',
+    instructions: await instructions(DIST, {
+      'base-url': 'http://127.0.0.1:9',
+      'api-key': API_KEY,
+      'deployment-id': INTEGRATION,
+      wait: 'false',
+    }),
+  });
+  const floorCount = rows.find((r) => r.name === bundleLabel(floor.name))!.instructions;
+  return rows.map((r) => ({ ...r, ratioToCoreZod: r.instructions / floorCount }));
+}
+
 /** One name-lookup deploy through a scripted revision, counting the requests by kind. */
 async function requestsPerDeploy(sim: Simulator) {
   sim.reset();
@@ -333,6 +357,7 @@ type Results = {
   size: ReturnType<typeof bundleSize>;
   baselines: Omit<Baselines, 'remove'>;
   cold: Awaited<ReturnType<typeof coldStart>>;
+  instructions: Awaited<ReturnType<typeof startInstructions>>;
   perDeploy: Awaited<ReturnType<typeof requestsPerDeploy>>;
   lookup: Awaited<ReturnType<typeof lookup>>;
   detection: Awaited<ReturnType<typeof detectionLag>>;
@@ -348,12 +373,7 @@ function targets(r: Results): Target[] {
       value: mb(r.size.indexBytes),
       met: r.size.indexBytes <= 1.0 * MB,
     },
-    {
-      name: 'start to first request',
-      limit: `≤ ${START_LIMIT} × ${CORE_ZOD} bundle`,
-      value: `${first.ratioToCoreZod.toFixed(2)} × (${ms(first.median)} / ${ms(floor.median)})`,
-      met: first.ratioToCoreZod <= START_LIMIT,
-    },
+    startTarget(r, first, floor),
     {
       name: 'lookup among 10,000 (500 matching)',
       limit: '≤ 6 list requests',
@@ -386,6 +406,25 @@ function targets(r: Results): Target[] {
   return list;
 }
 
+/**
+ * Judged on instructions when callgrind is here (the same count whatever the load), else on wall-clock medians;
+ * the other figure is shown beside it.
+ */
+function startTarget(
+  r: Results,
+  first: Results['cold'][number],
+  floor: Results['cold'][number],
+): Target {
+  const wall = `${first.ratioToCoreZod.toFixed(2)} × (${ms(first.median)} / ${ms(floor.median)}) wall`;
+  const action = r.instructions?.at(-1);
+  return {
+    name: 'start to first request',
+    limit: `≤ ${START_LIMIT} × ${CORE_ZOD} bundle`,
+    value: action ? `${action.ratioToCoreZod.toFixed(2)} × in instructions; ${wall}` : wall,
+    met: (action?.ratioToCoreZod ?? first.ratioToCoreZod) <= START_LIMIT,
+  };
+}
+
 function printResults(r: Results, list: Target[]): void {
   section('Bundle');
   console.log(
@@ -415,6 +454,21 @@ function printResults(r: Results, list: Target[]): void {
   console.log(
     `  Bundles: spawn → exit of \`node <bundle>\`, built by ncc build <entry> ${r.baselines.flags.join(' ')}`,
   );
+
+  if (r.instructions) {
+    section('Start-up in CPU instructions (valgrind callgrind: repeatable whatever the load)');
+    console.log(
+      table([
+        ['', 'instructions', '× core+zod'],
+        ...r.instructions.map((c) => [
+          c.name,
+          `${(c.instructions / 1e6).toFixed(0)} M`,
+          c.ratioToCoreZod.toFixed(2),
+        ]),
+      ]),
+    );
+    console.log('  The action is stopped at its first http.request; the bundles run to exit.');
+  }
 
   const p = r.perDeploy;
   section(
@@ -499,12 +553,22 @@ async function main(): Promise<void> {
       `  start-up: ${COLD_RUNS + 1} rounds of ${baselines.list.length + 3} processes, the first discarded`,
     );
     const cold = await coldStart(sim, baselines.list);
+    console.log('  start-up in instructions, under valgrind (when installed)');
+    const counted = await startInstructions(baselines.list);
     console.log('  one deploy through a scripted 8 s revision');
     const perDeploy = await requestsPerDeploy(sim);
     console.log('  lookup among 10,000 deployments');
     const found = await lookup(sim);
     const detection = await detectionLag(sim);
-    const results: Results = { size, baselines, cold, perDeploy, lookup: found, detection };
+    const results: Results = {
+      size,
+      baselines,
+      cold,
+      instructions: counted,
+      perDeploy,
+      lookup: found,
+      detection,
+    };
     const list = targets(results);
     printResults(results, list);
     const met = list.filter((t) => t.met).length;
