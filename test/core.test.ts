@@ -6,7 +6,7 @@ import { newReport } from '../src/deploy/report.ts';
 import { waitForRevision } from '../src/deploy/wait.ts';
 import { parseInputs } from '../src/inputs/index.ts';
 import { getRevision, listDeployments } from '../src/service/calls.ts';
-import type { ServiceClient } from '../src/service/client.ts';
+import { ServiceClient } from '../src/service/client.ts';
 import { DeadlineError, HttpError, ResponseError } from '../src/service/errors.ts';
 import { clientOf, memoryLog } from './helpers/core.ts';
 import type { TimelineStep } from './simulator/server.ts';
@@ -68,6 +68,27 @@ describe('the HTTP layer', () => {
 
     expect((error as Error).message).toContain('bad key ***');
     expect((error as Error).message).not.toContain(API_KEY);
+  });
+
+  it('does not retry a host name that does not resolve: a typo in base-url is not an outage', async () => {
+    const log = memoryLog();
+    client = ServiceClient.open(
+      {
+        baseUrl: 'https://service.nope.invalid',
+        apiKey: API_KEY,
+        userAgent: 'test',
+        requestTimeoutMs: 5000,
+        redact: (text) => text,
+      },
+      { deadline: Date.now() + 60_000, signal: new AbortController().signal, limit: 'timeout 1m' },
+      log,
+    );
+
+    const error = await client.send(listDeployments({ limit: 1 })).catch((e: unknown) => e);
+
+    expect((error as Error).message).toContain('network error ENOTFOUND');
+    expect((error as Error).message).toContain('Check base-url');
+    expect(log.lines.filter((l) => l.startsWith('The service answers'))).toEqual([]);
   });
 
   it('sends nothing once the deadline has passed', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -106,8 +106,16 @@ describe('README tables match action.yml', () => {
   });
 });
 
-describe('README examples', () => {
-  const blocks = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+describe('the examples of the README and docs/*.md', () => {
+  const pages = [
+    readme,
+    ...readdirSync(new URL('docs/', root))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => readFileSync(new URL(`docs/${f}`, root), 'utf8')),
+  ];
+  const blocks = pages
+    .flatMap((page) => [...page.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? ''))
+    .filter((block) => /^jobs:/m.test(block));
 
   it('are valid YAML that only uses declared inputs', () => {
     const steps = blocks.flatMap((block) => {

@@ -119,7 +119,7 @@ describe('verify-url', () => {
 
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ result: 'unhealthy', verified: 'false' });
-    expect(run.errors[0]).toContain('did not answer 2xx within verify-timeout 4.0 s');
+    expect(run.errors[0]).toContain('did not answer 2xx within verify-timeout 4s');
     expect(run.errors[0]).toContain('last: HTTP 500: database not ready');
     const first = agent.requests[0]!.at;
     const last = agent.requests.at(-1)!.at;

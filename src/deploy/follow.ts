@@ -119,7 +119,7 @@ export async function follow(
     });
     report.verification = seen;
     if (!seen.ok) {
-      const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${seconds(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
+      const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${compact(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
       if (settings.rollbackOnFailure)
         return rollbackAndConclude(
           { client, report, log, userAgent },

@@ -3,7 +3,7 @@ import { HttpClient } from '@actions/http-client';
 import { DeployError } from '../service/errors.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
 import { httpUrl, isLoopback } from '../shared/url.ts';
-import { CancelledError, sleep } from '../shared/time.ts';
+import { CancelledError, compact, sleep } from '../shared/time.ts';
 import type { Logger } from '../logger.ts';
 import type { FollowSettings } from '../inputs/index.ts';
 import type { Plan, Verification } from './report.ts';
@@ -80,9 +80,7 @@ export async function verify(
   const deadline = started + timeoutMs;
   const seen: Verification = { url, ok: false, attempts: 0 };
   let gap = FIRST_GAP_MS;
-  log.info(
-    `Checking that the agent answers ${url} (verify-timeout ${Math.round(timeoutMs / 1000)} s).`,
-  );
+  log.info(`Checking that the agent answers ${url} (verify-timeout ${compact(timeoutMs)}).`);
   try {
     for (;;) {
       seen.attempts++;

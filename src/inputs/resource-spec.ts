@@ -39,7 +39,10 @@ export async function parseResourceSpec(
       issue.code === 'unrecognized_keys'
         ? `unknown key ${issue.keys.map((k) => `'${[path, k].filter(Boolean).join('.')}'`).join(', ')} (a typo?)`
         : `${path || 'the document'}: ${issue.message}`;
-    throw new InputError(input, `${where}: ${problem}; see the ResourceSpec fields in the README.`);
+    throw new InputError(
+      input,
+      `${where}: ${problem}; the fields are those of the service's ResourceSpec (see the self-hosted recipe in docs/recipes.md).`,
+    );
   }
   return parsed.data;
 }

@@ -15,7 +15,9 @@ export type Command = (typeof COMMANDS)[number];
 export class InputError extends DeployError {
   override name = 'InputError';
   constructor(input: string, problem: string) {
-    super(`Input '${input}': ${problem}`);
+    // "Input 'timeout' must be …" reads as a sentence; a problem about the value follows a colon.
+    const verb = /^(is|are|and|must|needs|cannot|applies|contains) /.test(problem);
+    super(`Input '${input}'${verb ? ' ' : ': '}${problem}`);
   }
 }
 

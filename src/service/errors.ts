@@ -28,12 +28,15 @@ export class NetworkError extends DeployError {
   readonly reason: string;
   /** True when the request surely never reached the service (nothing was sent). */
   readonly notSent: boolean;
-  constructor(method: string, path: string, reason: string, notSent: boolean) {
+  /** The system error code (ECONNRESET, ENOTFOUND…), empty for a time limit. */
+  readonly code: string;
+  constructor(method: string, path: string, reason: string, notSent: boolean, code = '') {
     super(
       `${method} ${path} failed: ${reason}${notSent ? '. Check base-url and that the service is reachable from the runner.' : ''}`,
     );
     this.reason = reason;
     this.notSent = notSent;
+    this.code = code;
   }
 }
 
@@ -66,7 +69,7 @@ function hintFor(status: number): string {
     case 422:
       return '. The service rejected the request body: fix the inputs named above.';
     case 429:
-      return '. Rate limited, and retrying did not get through within timeout: run fewer jobs at once (max-parallel) or raise timeout.';
+      return '. Rate limited, and retrying did not get through in time: run fewer jobs at once (max-parallel) or raise timeout.';
     default:
       return status >= 500 ? '. The service failed: retry the job later.' : '';
   }

@@ -200,6 +200,7 @@ export class ServiceHttp {
         call.path,
         `network error ${reason}`,
         NOT_SENT_CODES.has(code),
+        code,
       );
     } finally {
       this.signalHandler.signal = undefined;

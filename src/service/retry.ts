@@ -17,13 +17,17 @@ const RETRY_AFTER_JITTER_MS = 10_000;
 /** Reads give up when the service has not answered one request successfully for this long (or at the deadline). */
 export const PATIENCE_MS = 5 * 60_000;
 
+/** A host name that does not resolve is a typo in base-url, not an outage (EAI_AGAIN is the passing kind). */
+const PERMANENT_NETWORK = new Set(['ENOTFOUND']);
+
 export function isTransient(failure: HttpError | NetworkError): boolean {
-  return !('status' in failure) || TRANSIENT.has(failure.status);
+  if ('status' in failure) return TRANSIENT.has(failure.status);
+  return !PERMANENT_NETWORK.has(failure.code);
 }
 
 export function isRetryable(policy: RetryPolicy, failure: HttpError | NetworkError): boolean {
   if (policy === 'read') return isTransient(failure);
-  if (!('status' in failure)) return failure.notSent;
+  if (!('status' in failure)) return failure.notSent && isTransient(failure);
   // A 429 was not processed; a 503 with Retry-After is the service saying so too.
   return failure.status === 429 || (failure.status === 503 && failure.retryAfterMs !== undefined);
 }
