@@ -2,6 +2,7 @@
 import { HttpClient } from '@actions/http-client';
 import { DeployError } from '../service/errors.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
+import { cut } from '../shared/text.ts';
 import { httpUrl, isLoopback } from '../shared/url.ts';
 import { CancelledError, compact, sleep } from '../shared/time.ts';
 import type { Logger } from '../logger.ts';
@@ -134,7 +135,7 @@ async function probe(
         ok: false,
         text: `HTTP ${status}, a redirect to ${location ?? '(no Location)'} (not followed)`,
       };
-    const snippet = body?.replace(/\s+/g, ' ').trim().slice(0, 120);
+    const snippet = body && cut(body.replace(/\s+/g, ' ').trim(), 120);
     return { ok: false, text: `HTTP ${status}${snippet ? `: ${snippet}` : ''}` };
   } catch (error) {
     if (cancel.aborted) throw new CancelledError();

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts';
+import { cut } from '../shared/text.ts';
 
 /** The part of Octokit used here (`octokit.request`), so tests can pass any object that has it. */
 export interface GitHubApi {
@@ -60,5 +61,5 @@ function messageOf(error: unknown): string {
   const data = (error as { response?: { data?: { message?: unknown } } }).response?.data;
   const message =
     typeof data?.message === 'string' ? data.message : String((error as Error).message ?? error);
-  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+  return cut(message, 200);
 }
