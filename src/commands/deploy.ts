@@ -97,7 +97,9 @@ async function update(
     return conclude(report, success('no-change'));
   }
   report.phase = 'update';
-  log.info(`Updating deployment '${existing.name}' (${existing.id}), sending ${changes.join(', ')}`);
+  log.info(
+    `Updating deployment '${existing.name}' (${existing.id}), sending ${changes.join(', ')}`,
+  );
   const updated = await client.send(call);
   if (updated.latest_revision_id === existing.latest_revision_id) {
     report.deployment = updated;
