@@ -162,9 +162,8 @@ async function markedComments(api, log, c, marker, limits) {
 }
 
 // EXTERNAL MODULE: ./src/shared/url.ts
-var shared_url = __webpack_require__(7216);
+var url = __webpack_require__(7216);
 ;// CONCATENATED MODULE: ./src/github/deployments.ts
-
 
 const deployments_PERMISSION = 'deployments: write';
 /** Creates the GitHub Deployment of `sha` in `environment`; answers its id, or undefined after a warning. */
@@ -241,18 +240,10 @@ function finalStatus(report) {
         description: report.failure?.message ?? `Ended ${report.result ?? 'with an error'}.`,
     };
 }
-/**
- * GitHub links environment_url as given: a bare host from the service becomes https://host, and anything that is
- * not then a plain http(s) URL (javascript:, spaces, credentials) is left out.
- */
-function environmentUrl(url) {
-    if (!url)
-        return undefined;
-    return (0,shared_url/* httpUrl */.q3)(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
-}
 
 ;// CONCATENATED MODULE: ./src/github/session.ts
 // Loaded with a dynamic import only when a GitHub feature applies: Octokit stays out of the main bundle.
+
 
 
 
@@ -306,9 +297,12 @@ class GitHubSession {
         }
         return session;
     }
-    /** The environment URL, redacted like any field, when it is a plain http(s) URL. */
+    /**
+     * The environment URL, redacted like any field. GitHub links it as given: a bare host becomes https://host, and
+     * anything that is not then a plain http(s) URL (javascript:, spaces, credentials) is left out.
+     */
     url(value) {
-        return value ? environmentUrl(this.options.field(value, 2000)) : undefined;
+        return value ? (0,url/* absoluteHttpUrl */.Lh)(this.options.field(value, 2000)) : undefined;
     }
     /** The GitHub Deployment's last status and the pull request comment, side by side. */
     async finish(report, comment) {

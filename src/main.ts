@@ -212,7 +212,8 @@ async function publish(
   }
   const session = await github.session;
   await session?.finish(report, {
-    name: commentName(settings, report),
+    // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
+    name: sinks.field(commentName(settings, report), 256),
     body: sinks.markdown(renderComment(shown, context, github.runUrl), COMMENT_MAX),
   });
   if (report.ok) {

@@ -16,7 +16,7 @@ import {
   settle,
   success,
 } from './outcome.ts';
-import { conclude, type RunReport } from './report.ts';
+import { conclude, type RunReport, type Verdict } from './report.ts';
 import { rollBack } from './rollback.ts';
 import { resolveVerifyUrl, verify } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';
@@ -62,22 +62,19 @@ export async function follow(
 
   if (watch.outcome !== 'deployed') {
     report.deployment = (await reread(client, written.id)) ?? written;
+    const verdict = settle(watch.outcome, revisionId, status, {
+      allowSkipped: settings.allowSkipped,
+      limit: client.clock.limit,
+    });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
-      return rollbackAndConclude(
-        { client, report, log, userAgent },
-        settings,
-        ids,
-        `ended ${status}`,
-      );
+      return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {
+        why: `ended ${status}`,
+        status,
+        verdict,
+      });
     if (watch.outcome === 'timed-out' && settings.rollbackOnFailure)
       report.notes.push(noRollbackAfterTimeout(revisionId, report.previousRevisionId));
-    return conclude(
-      report,
-      settle(watch.outcome, revisionId, status, {
-        allowSkipped: settings.allowSkipped,
-        limit: client.clock.limit,
-      }),
-    );
+    return conclude(report, verdict);
   }
 
   report.phase = 'activate';
@@ -120,18 +117,14 @@ export async function follow(
     report.verification = seen;
     if (!seen.ok) {
       const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${compact(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
+      const verdict = failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED'));
       if (settings.rollbackOnFailure)
-        return rollbackAndConclude(
-          { client, report, log, userAgent },
-          settings,
-          ids,
+        return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {
           why,
-          'unhealthy',
-        );
-      return conclude(
-        report,
-        failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED')),
-      );
+          status: 'DEPLOYED',
+          verdict,
+        });
+      return conclude(report, verdict);
     }
   }
   conclude(report, success('deployed'));
@@ -146,23 +139,20 @@ function recordWatch(report: RunReport, watch: Watch): void {
 
 /**
  * Puts back the revision that was active before this run, waits for it, and still fails the run. The outputs and
- * the summary stay about the revision this run wrote; the rollback is reported beside it.
+ * the summary stay about the revision this run wrote; the rollback is reported beside it. With nothing to go back
+ * to, the run ends with the verdict it had without a rollback.
  */
 async function rollbackAndConclude(
   { client, report, log }: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   { deploymentId, revisionId }: { deploymentId: string; revisionId: string },
-  why: string,
-  unhealthy?: 'unhealthy',
+  broken: { why: string; status: string; verdict: Verdict },
 ): Promise<void> {
+  const { why, status } = broken;
   const previous = report.previousRevisionId;
-  const status = unhealthy ? 'DEPLOYED' : (report.revision?.status ?? 'unknown');
   if (!previous || previous === revisionId) {
     report.notes.push(NOTHING_TO_ROLL_BACK);
-    const verdict = unhealthy
-      ? failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose(status))
-      : settle('failed', revisionId, status, { allowSkipped: false, limit: client.clock.limit });
-    return conclude(report, verdict);
+    return conclude(report, broken.verdict);
   }
   report.phase = 'rollback';
   log.info(

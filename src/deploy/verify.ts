@@ -3,7 +3,7 @@ import { HttpClient } from '@actions/http-client';
 import { DeployError } from '../service/errors.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
 import { cut } from '../shared/text.ts';
-import { httpUrl, isLoopback } from '../shared/url.ts';
+import { absoluteHttpUrl, isSecureOrLoopback } from '../shared/url.ts';
 import { CancelledError, compact, sleep } from '../shared/time.ts';
 import type { Logger } from '../logger.ts';
 import type { FollowSettings } from '../inputs/index.ts';
@@ -26,9 +26,7 @@ export function resolveVerifyUrl(given: string, customUrl: string | null | undef
       throw new DeployError(
         `verify-url ${given} is a path, but the deployment has no custom_url to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
       );
-    const base = httpUrl(
-      /^[a-z][a-z0-9+.-]*:/i.test(customUrl) ? customUrl : `https://${customUrl}`,
-    );
+    const base = absoluteHttpUrl(customUrl);
     if (!base)
       throw new DeployError(
         `verify-url ${given} is a path, but custom_url ${customUrl} is not an http(s) URL to resolve it against: give verify-url as an absolute https:// URL.`,
@@ -36,7 +34,7 @@ export function resolveVerifyUrl(given: string, customUrl: string | null | undef
     url = new URL(given, base).toString();
   } else url = given;
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed)))
+  if (!isSecureOrLoopback(parsed))
     throw new DeployError(
       `verify-url resolves to ${parsed.protocol}//${parsed.host}: only https:// is checked (http:// only for loopback hosts); give an https:// URL.`,
     );

@@ -1,6 +1,5 @@
 import type { RunReport } from '../deploy/report.ts';
 import type { Logger } from '../logger.ts';
-import { httpUrl } from '../shared/url.ts';
 import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
 import type { Repo } from './context.ts';
 
@@ -111,13 +110,4 @@ export function finalStatus(report: RunReport): Pick<DeploymentStatus, 'state' |
     state: 'failure',
     description: report.failure?.message ?? `Ended ${report.result ?? 'with an error'}.`,
   };
-}
-
-/**
- * GitHub links environment_url as given: a bare host from the service becomes https://host, and anything that is
- * not then a plain http(s) URL (javascript:, spaces, credentials) is left out.
- */
-export function environmentUrl(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  return httpUrl(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
 }

@@ -6,12 +6,8 @@ import type { RunClock } from '../service/client.ts';
 import type { CallLimits, GitHubApi } from './api.ts';
 import { upsertComment } from './comment.ts';
 import type { GitHubWork } from './context.ts';
-import {
-  createDeployment,
-  environmentUrl,
-  finalStatus,
-  setDeploymentStatus,
-} from './deployments.ts';
+import { absoluteHttpUrl } from '../shared/url.ts';
+import { createDeployment, finalStatus, setDeploymentStatus } from './deployments.ts';
 
 const CALL_TIMEOUT_MS = 10_000;
 /** GitHub rejects a deployment (status) description longer than 140 characters. */
@@ -88,9 +84,12 @@ export class GitHubSession {
     return session;
   }
 
-  /** The environment URL, redacted like any field, when it is a plain http(s) URL. */
+  /**
+   * The environment URL, redacted like any field. GitHub links it as given: a bare host becomes https://host, and
+   * anything that is not then a plain http(s) URL (javascript:, spaces, credentials) is left out.
+   */
   private url(value: string | null | undefined): string | undefined {
-    return value ? environmentUrl(this.options.field(value, 2000)) : undefined;
+    return value ? absoluteHttpUrl(this.options.field(value, 2000)) : undefined;
   }
 
   /** The GitHub Deployment's last status and the pull request comment, side by side. */

@@ -5,7 +5,7 @@ import { ResourceSpec } from '../service/schemas.ts';
 import { InputError } from './settings.ts';
 
 /** A resource spec is a page of YAML; a larger file is a wrong path, not a spec. */
-export const MAX_SPEC_BYTES = 1024 * 1024;
+const MAX_SPEC_BYTES = 1024 * 1024;
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */
 export async function parseResourceSpec(

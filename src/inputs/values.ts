@@ -1,7 +1,7 @@
 // Zod schemas for single input values. Each failure is one line naming the problem and the accepted form.
 import { z } from 'zod';
 import { UUID } from '../service/schemas.ts';
-import { isLoopback, withoutCredentials } from '../shared/url.ts';
+import { isSecureOrLoopback, withoutCredentials } from '../shared/url.ts';
 
 export const required = (name: string) =>
   z.string({
@@ -62,7 +62,7 @@ export const serviceUrl = z.string().transform((v, ctx) => {
     });
     return z.NEVER;
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url))) {
+  if (!isSecureOrLoopback(url)) {
     ctx.addIssue({
       code: 'custom',
       message: `must use https:// (http:// is allowed only for loopback hosts such as 127.0.0.1); got ${url.protocol}//${url.host}.`,
@@ -93,13 +93,7 @@ export const verifyUrl = z.string().transform((v, ctx) => {
   } catch {
     url = undefined;
   }
-  if (
-    url &&
-    (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) &&
-    !url.username &&
-    !url.password
-  )
-    return v;
+  if (url && isSecureOrLoopback(url) && !url.username && !url.password) return v;
   ctx.addIssue({
     code: 'custom',
     message: `${shown(withoutCredentials(v))} is neither an https:// URL (http:// only for loopback hosts) nor a path starting with /; use e.g. https://agent.example.com/ok or /ok (resolved against custom-url).`,

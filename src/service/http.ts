@@ -35,7 +35,7 @@ export interface RunClock {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
 /** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A request may start until the deadline (a last status read falls on it) and is cut this long after it. */
 const DEADLINE_SLACK_MS = 2000;
 /** How long a write in flight may still take once the job is cancelled (the runner sends SIGTERM 7.5 s after SIGINT). */

@@ -1,5 +1,5 @@
 /** Deeper than any body of the interface (a ResourceSpec is about eight levels deep). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * JSON.parse for text from outside: a document nested deeper than `maxDepth` is refused before parsing, so a

@@ -11,11 +11,11 @@ export type RetryPolicy = 'read' | 'write';
 
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 const BACKOFF_BASE_MS = 500;
-export const BACKOFF_CAP_MS = 30_000;
+const BACKOFF_CAP_MS = 30_000;
 /** The most jitter added on top of a Retry-After. */
 const RETRY_AFTER_JITTER_MS = 10_000;
 /** Reads give up when the service has not answered one request successfully for this long (or at the deadline). */
-export const PATIENCE_MS = 5 * 60_000;
+const PATIENCE_MS = 5 * 60_000;
 
 /** A host name that does not resolve is a typo in base-url, not an outage (EAI_AGAIN is the passing kind). */
 const PERMANENT_NETWORK = new Set(['ENOTFOUND']);

@@ -2,9 +2,10 @@
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** http:// is allowed only towards the runner itself. */
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+/** Where the action may send a request: https anywhere, http:// only towards the runner itself. */
+export function isSecureOrLoopback(url: URL): boolean {
+  const loopback = LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
 }
 
 /** The URL as given when it is a plain absolute http(s) URL without credentials, else undefined. */
@@ -19,6 +20,11 @@ export function httpUrl(url: string): string | undefined {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
   if (parsed.username || parsed.password) return undefined;
   return url;
+}
+
+/** A URL the service gives (custom_url), where a bare host means https://host; undefined unless plain http(s). */
+export function absoluteHttpUrl(url: string): string | undefined {
+  return httpUrl(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`);
 }
 
 /** A URL as an error message may quote it: everything up to the last `@` (user:password@, however odd) hidden. */
