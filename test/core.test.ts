@@ -1,14 +1,13 @@
 // The HTTP layer, the wait and the commands in-process against the simulator: seconds, not a bundle and a child
 // process per case. The e2e suites check the same behaviour through dist/.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCommand } from '../src/commands/index.ts';
-import { newReport } from '../src/deploy/report.ts';
+import { COMMANDS, type Command, type Settings } from '../src/commands/index.ts';
+import { newReport } from '../src/core/report.ts';
 import { waitForRevision } from '../src/deploy/wait.ts';
-import { parseInputs } from '../src/inputs/index.ts';
 import { getRevision, listDeployments } from '../src/service/calls.ts';
 import { ServiceClient } from '../src/service/client.ts';
 import { DeadlineError, HttpError, ResponseError } from '../src/service/errors.ts';
-import { clientOf, memoryLog } from './helpers/core.ts';
+import { clientOf, memoryLog, settingsOf } from './helpers/core.ts';
 import type { TimelineStep } from './simulator/server.ts';
 import { API_KEY, codehostInputs, useSimulator } from './helpers/setup.ts';
 
@@ -148,14 +147,15 @@ describe('the wait', () => {
 
 describe('the commands', () => {
   const run = async (inputs: Record<string, string>) => {
-    const settings = await parseInputs((name) => inputs[name] ?? '', {
+    const settings = await settingsOf(inputs, {
       GITHUB_REPOSITORY: 'acme/agent',
       GITHUB_REF_NAME: 'main',
     });
     const report = newReport(settings.command);
     const log = memoryLog();
     client = clientOf(ctx.sim, log, { timeoutMs: settings.timeoutMs });
-    await runCommand({ client, report, log, userAgent: 'test' }, settings);
+    const command = COMMANDS[settings.command] as Command<Settings>;
+    await command.run({ client, report, log, userAgent: 'test' }, settings);
     return report;
   };
 

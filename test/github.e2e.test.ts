@@ -1,9 +1,9 @@
 import { getOctokit } from '@actions/github';
 import { describe, expect, it } from 'vitest';
-import { newReport } from '../src/deploy/report.ts';
-import { commentMarker, upsertComment } from '../src/github/comment.ts';
-import { finalStatus } from '../src/github/deployments.ts';
-import type { Logger } from '../src/logger.ts';
+import { newReport } from '../src/core/report.ts';
+import { commentMarker, upsertComment } from '../src/hosts/github/comment.ts';
+import { finalStatus } from '../src/hosts/github/deployments.ts';
+import type { Logger } from '../src/core/logger.ts';
 import { type ActionRun, runAction, visibleText } from './helpers/action.ts';
 import { useGitHub } from './helpers/github.ts';
 import { codehostInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
@@ -364,7 +364,12 @@ describe('src/github, called directly', () => {
     const { gh } = github;
     const octokit = getOctokit('t', { baseUrl: gh.url });
     const said: string[] = [];
-    const log: Logger = { debug() {}, info: (m) => said.push(m), warning: (m) => said.push(m) };
+    const log: Logger = {
+      debug() {},
+      info: (m) => said.push(m),
+      notice: (m) => said.push(m),
+      warning: (m) => said.push(m),
+    };
     const c = { repo: { owner: 'o', repo: 'r' }, issueNumber: 3, name: 'n', body: 'hello' };
     const limits = { timeoutMs: 5000 };
 

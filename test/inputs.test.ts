@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type DeploySettings, InputError, parseInputs, parseSecrets } from '../src/inputs/index.ts';
+import { type DeploySettings, InputError, parseSecrets } from '../src/inputs/index.ts';
+import { settingsOf } from './helpers/core.ts';
 
 const BASE: Record<string, string> = {
   'base-url': 'https://api.example.com/',
   'api-key': 'key',
   name: 'my-agent',
 };
-const read = (inputs: Record<string, string>) => (name: string) =>
-  ({ ...BASE, ...inputs })[name] ?? '';
+const all = (inputs: Record<string, string>) => ({ ...BASE, ...inputs });
 /** The settings of a deploy (the default command). */
 const parse = async (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
-  (await parseInputs(read(inputs), env)) as DeploySettings;
+  (await settingsOf(all(inputs), env)) as DeploySettings;
 
 describe('parseSecrets', () => {
   it('reads NAME=value lines: = inside values, comments, blank lines and CRLF', () => {
@@ -56,14 +56,14 @@ describe('parseInputs', () => {
   });
 
   it('gives each command the settings it needs, and no more', async () => {
-    const redeploy = await parseInputs(
-      read({ command: 'redeploy', 'revision-id': '123e4567-e89b-42d3-a456-426614174000' }),
+    const redeploy = await settingsOf(
+      all({ command: 'redeploy', 'revision-id': '123e4567-e89b-42d3-a456-426614174000' }),
       {},
     );
     expect(redeploy).toMatchObject({ command: 'redeploy', target: { name: 'my-agent' } });
     expect(redeploy).not.toHaveProperty('source');
-    const token = await parseInputs(
-      read({ command: 'token-metadata', 'token-id': 't1', 'is-default': 'true' }),
+    const token = await settingsOf(
+      all({ command: 'token-metadata', 'token-id': 't1', 'is-default': 'true' }),
       {},
     );
     expect(token).toMatchObject({ tokenId: 't1', metadata: { is_default: true } });

@@ -1,7 +1,7 @@
 // After a write that made (or chose) a revision: wait for it, check the deployment serves it and the agent answers,
 // roll back when asked, and conclude the run. Shared by deploy and redeploy.
 import type { FollowSettings } from '../inputs/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
@@ -15,8 +15,8 @@ import {
   noRollbackAfterTimeout,
   settle,
   success,
-} from './outcome.ts';
-import { conclude, type RunReport, type Verdict } from './report.ts';
+} from '../core/outcome.ts';
+import { conclude, type RunReport, type Verdict } from '../core/report.ts';
 import { rollBack } from './rollback.ts';
 import { resolveVerifyUrl, verify } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';

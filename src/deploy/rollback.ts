@@ -1,8 +1,8 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { redeployRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { CancelledError } from '../shared/time.ts';
-import type { Rollback } from './report.ts';
+import type { Rollback } from '../core/report.ts';
 import { waitForRevision } from './wait.ts';
 
 export interface RollbackEnd extends Rollback {

@@ -5,9 +5,9 @@ import { readBody, SignalHandler } from '../shared/body.ts';
 import { cut } from '../shared/text.ts';
 import { absoluteHttpUrl, isSecureOrLoopback } from '../shared/url.ts';
 import { CancelledError, compact, sleep } from '../shared/time.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { FollowSettings } from '../inputs/index.ts';
-import type { Plan, Verification } from './report.ts';
+import type { Plan, Verification } from '../core/report.ts';
 
 const ATTEMPT_LIMIT_MS = 10_000;
 const FIRST_GAP_MS = 1000;

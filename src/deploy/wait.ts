@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { HttpError, NetworkError } from '../service/errors.ts';
@@ -6,7 +6,7 @@ import { isTransient } from '../service/retry.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
 import { CancelledError, seconds, sleep } from '../shared/time.ts';
-import type { TimelineEntry } from './report.ts';
+import type { TimelineEntry } from '../core/report.ts';
 
 /** How a wait ended: a terminal status, the deadline, or the job's cancellation. */
 export type WaitOutcome = Outcome | 'timed-out' | 'cancelled';

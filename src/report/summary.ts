@@ -1,4 +1,4 @@
-import type { Result, RunReport, Verification } from '../deploy/report.ts';
+import type { Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
@@ -18,14 +18,8 @@ const HEADLINE: Record<Result, string> = {
   unhealthy: '🩺 Unhealthy',
 };
 
-/** `command: status` reads the latest revision: its heading says what that revision is, not what a run did. */
-const STATUS_HEADLINE: Partial<Record<Result, string>> = {
-  deployed: '📋 Status: live',
-  failed: '📋 Status: latest revision failed',
-  skipped: '📋 Status: latest revision skipped',
-  submitted: '📋 Status: latest revision in progress',
-  'no-change': '📋 Status: no revision yet',
-};
+/** A command's own headings for its successful results (command status reports a revision, not a run). */
+export type Headlines = Partial<Record<Result, string>>;
 
 export interface SummaryContext {
   name?: string;
@@ -35,9 +29,13 @@ export interface SummaryContext {
 }
 
 /** The job summary as Markdown. Every name and value from the service or the inputs is escaped. */
-export function renderSummary(report: RunReport, context: SummaryContext): string {
+export function renderSummary(
+  report: RunReport,
+  context: SummaryContext,
+  headlines: Headlines = {},
+): string {
   return [
-    ...heading(report, context),
+    ...heading(report, context, headlines),
     ...cancelled(report),
     ...failure(report),
     ...report.notes.flatMap((note) => [`> ${esc(note)}`, '']),
@@ -48,9 +46,14 @@ export function renderSummary(report: RunReport, context: SummaryContext): strin
 }
 
 /** The pull request comment: the summary without the timeline, and a link to the run. */
-export function renderComment(report: RunReport, context: SummaryContext, runUrl?: string): string {
+export function renderComment(
+  report: RunReport,
+  context: SummaryContext,
+  headlines: Headlines = {},
+  runUrl?: string,
+): string {
   return [
-    ...heading(report, context),
+    ...heading(report, context, headlines),
     ...cancelled(report),
     ...failure(report),
     ...resultTable(report, context),
@@ -59,15 +62,11 @@ export function renderComment(report: RunReport, context: SummaryContext, runUrl
   ].join('\n');
 }
 
-function heading(report: RunReport, context: SummaryContext): string[] {
-  const status = report.command === 'status' && report.ok && report.result;
+function heading(report: RunReport, context: SummaryContext, headlines: Headlines): string[] {
+  const own = report.ok && report.result ? headlines[report.result] : undefined;
   const title = report.cancelled
     ? '⚠️ Cancelled'
-    : status
-      ? (STATUS_HEADLINE[status] ?? HEADLINE[status])
-      : report.result
-        ? HEADLINE[report.result]
-        : '❌ Failed';
+    : (own ?? (report.result ? HEADLINE[report.result] : '❌ Failed'));
   const name = report.deployment?.name ?? context.name;
   return [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
 }

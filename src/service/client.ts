@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { type Call, listDeployments } from './calls.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
 import type { Pace } from './retry.ts';

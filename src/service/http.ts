@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { HttpClient } from '@actions/http-client';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
 import { cut } from '../shared/text.ts';
 import { sleep } from '../shared/time.ts';

@@ -1,5 +1,7 @@
 // The action's core run in-process against the simulator, for a fast edit-test loop beside the e2e tests of dist/.
-import type { Logger } from '../../src/logger.ts';
+import { parseSettings, type Settings } from '../../src/commands/index.ts';
+import type { Logger } from '../../src/core/logger.ts';
+import { readContext } from '../../src/hosts/github/context.ts';
 import { ServiceClient } from '../../src/service/client.ts';
 import type { Simulator } from '../simulator/server.ts';
 import { API_KEY } from './setup.ts';
@@ -11,6 +13,7 @@ export function memoryLog(): Logger & { lines: string[] } {
     lines,
     debug: (m) => lines.push(`debug: ${m}`),
     info: (m) => lines.push(m),
+    notice: (m) => lines.push(`notice: ${m}`),
     warning: (m) => lines.push(`warning: ${m}`),
   };
 }
@@ -42,4 +45,13 @@ export function clientOf(
     },
     log,
   );
+}
+
+/** The settings a run on the GitHub runner would get from these inputs and runner variables. */
+export async function settingsOf(
+  inputs: Record<string, string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Settings> {
+  const { host } = readContext(env, process.cwd());
+  return (await parseSettings((name) => inputs[name] ?? '', host)).settings;
 }

@@ -1,7 +1,7 @@
 // The one place where text leaves the action, one function per sink. Each redacts every secret first (so no cut
 // can keep part of one), then makes the text harmless for that sink's syntax, then bounds its size.
-import type { Redactor } from './shared/redact.ts';
-import { cut, lines, oneLine, visible } from './shared/text.ts';
+import type { Redactor } from '../shared/redact.ts';
+import { cut, lines, oneLine, visible } from '../shared/text.ts';
 
 const LOG_LINE_MAX = 4000;
 const OUTPUT_MAX = 2000;

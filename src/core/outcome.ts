@@ -1,6 +1,6 @@
 // The words a run ends with: one place for every result's message and for what to look at next.
 import type { Rollback, Verdict } from './report.ts';
-import type { WaitOutcome } from './wait.ts';
+import type { WaitOutcome } from '../deploy/wait.ts';
 
 export function success(result: Verdict['result']): Verdict {
   return { result, ok: true };

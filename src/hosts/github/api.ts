@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.ts';
-import { cut } from '../shared/text.ts';
+import type { Logger } from '../../core/logger.ts';
+import { cut } from '../../shared/text.ts';
 
 /** The part of Octokit used here (`octokit.request`), so tests can pass any object that has it. */
 export interface GitHubApi {

@@ -1,4 +1,3 @@
-import type { Command } from '../inputs/index.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
 
 export type Result =
@@ -63,7 +62,7 @@ export interface Verdict {
  */
 export interface RunReport {
   /** Absent when the inputs could not be read. */
-  command?: Command;
+  command?: string;
   result?: Result;
   ok: boolean;
   deployment?: Deployment;
@@ -86,7 +85,7 @@ export interface RunReport {
   notes: string[];
 }
 
-export function newReport(command?: Command): RunReport {
+export function newReport(command?: string): RunReport {
   return { command, ok: false, created: false, revisionCreated: false, timeline: [], notes: [] };
 }
 

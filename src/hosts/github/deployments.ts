@@ -1,5 +1,5 @@
-import type { RunReport } from '../deploy/report.ts';
-import type { Logger } from '../logger.ts';
+import type { RunReport } from '../../core/report.ts';
+import type { Logger } from '../../core/logger.ts';
 import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
 import type { Repo } from './context.ts';
 

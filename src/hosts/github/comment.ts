@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../core/logger.ts';
 import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
 import type { Repo } from './context.ts';
 

@@ -1,0 +1,257 @@
+// One run of the action over a Host: inputs, masking, the command, then outputs, summary, integrations and the
+// verdict. Nothing escapes it: whatever goes wrong, the run ends with `result`, a summary and one failure line.
+import pkg from '../package.json' with { type: 'json' };
+import { type Command, parseSettings, type Settings } from './commands/index.ts';
+import type { Host, Integration } from './core/host.ts';
+import { InputError } from './core/errors.ts';
+import type { Logger } from './core/logger.ts';
+import { newReport, type Plan, type RunReport } from './core/report.ts';
+import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
+import { describeTarget } from './deploy/lookup.ts';
+import type { DeploymentRef } from './inputs/index.ts';
+import { outputsOf } from './report/outputs.ts';
+import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
+import { type RunClock, ServiceClient } from './service/client.ts';
+import { CancelledError } from './service/errors.ts';
+import { Redactor, redactDeep } from './shared/redact.ts';
+import { compact } from './shared/time.ts';
+
+const REQUEST_TIMEOUT_MS = 30_000;
+export const USER_AGENT = `${pkg.name}/${pkg.version}`;
+
+export interface RunDeps {
+  host: Host;
+  /** Aborts when the job is cancelled; its reason says how ("SIGINT"). */
+  signal: AbortSignal;
+  /** Values to hide before the first line is logged, besides api-key (e.g. the host's own token). */
+  secrets: string[];
+}
+
+export async function runAction(deps: RunDeps): Promise<RunReport> {
+  const { host } = deps;
+  const redactor = new Redactor();
+  const sinks = new Sinks(redactor);
+  const log = runLogger(host, sinks);
+  const report = newReport();
+  let settings: Settings | undefined;
+  let command: Command<Settings> | undefined;
+  let integrations: Integration[] = [];
+  try {
+    // Masked before anything can be logged, even when the other inputs are invalid.
+    redactor.add(host.input('api-key'));
+    for (const secret of deps.secrets) redactor.add(secret);
+    for (const value of redactor.values()) host.mask(value);
+    ({ command, settings } = await parseSettings((name) => host.input(name), host.context));
+    report.command = settings.command;
+    maskSecrets(host, redactor, settings);
+    integrations = await execute(deps, command, settings, report, log);
+  } catch (error) {
+    recordFailure(report, error, log);
+  }
+  try {
+    await publish(host, report, settings, command, sinks, log, integrations);
+  } catch (error) {
+    // The last resort: the summary or an output could not be written.
+    host.fail(sinks.logLine(`The action could not report its result: ${String(error)}`));
+  }
+  return report;
+}
+
+/** The command, with the job's cancellation wired in. Fills `report`, also when it throws. */
+async function execute(
+  { host, signal }: RunDeps,
+  command: Command<Settings>,
+  settings: Settings,
+  report: RunReport,
+  log: RunLogger,
+): Promise<Integration[]> {
+  const onCancel = () => {
+    log.warning(`Received ${String(signal.reason ?? 'a cancel')}: stopping now.`);
+    report.cancelled = true;
+  };
+  if (signal.aborted) onCancel();
+  else signal.addEventListener('abort', onCancel, { once: true });
+
+  const clock: RunClock = {
+    deadline: Date.now() + settings.timeoutMs,
+    signal,
+    limit: `timeout ${compact(settings.timeoutMs)}`,
+  };
+  const client = ServiceClient.open(
+    {
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      tenantId: settings.tenantId,
+      userAgent: USER_AGENT,
+      requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
+      redact: (text) => log.redact(text),
+      patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
+    },
+    clock,
+    log,
+  );
+  const target = targetOf(settings);
+  // Beside the command, not before it: an integration's start never delays the service calls.
+  const integrations = host.integrations({
+    command: settings.command,
+    writes: command.writes,
+    dryRun: settings.dryRun,
+    target: target && describeTarget(target),
+    customUrl: settings.command === 'deploy' ? settings.customUrl : undefined,
+    environment: settings.environment,
+    prComment: settings.prComment,
+    deadline: clock.deadline,
+    signal,
+    log,
+  });
+  const started = integrations.map((integration) => integration.start());
+  try {
+    await command.run({ client, report, log, userAgent: USER_AGENT }, settings);
+  } catch (error) {
+    if (error instanceof CancelledError || report.cancelled) report.cancelled = true;
+    recordFailure(report, error, log);
+  } finally {
+    client.dispose();
+    signal.removeEventListener('abort', onCancel);
+  }
+  if (report.plan) printPlan(report.plan, settings, log);
+  await Promise.all(started);
+  return integrations;
+}
+
+function recordFailure(report: RunReport, error: unknown, log: Logger): void {
+  report.ok = false;
+  report.result ??= 'failed';
+  const phase = report.phase ?? (error instanceof InputError ? 'inputs' : 'start');
+  if (report.cancelled) {
+    report.failure = { phase, message: 'The job was cancelled.' };
+    return;
+  }
+  if (error instanceof Error && error.name !== 'Error' && error.name !== 'TypeError') {
+    report.failure = { phase, message: error.message };
+    return;
+  }
+  // Not one of ours: a bug. The stack goes to the debug log, the message to the user.
+  log.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  report.failure = {
+    phase,
+    message: `Unexpected error: ${message}. This is a bug in the action: please report it with this log (re-run with debug logging for the stack).`,
+  };
+}
+
+/** Every `secrets` value, and each line of a multi-line one: the runner masks line by line. */
+function maskSecrets(host: Host, redactor: Redactor, settings: Settings): void {
+  const masked = new Set(redactor.values());
+  for (const secret of settings.secrets ?? []) redactor.add(secret.value);
+  for (const value of redactor.values()) if (!masked.has(value)) host.mask(value);
+}
+
+/** The request a dry run would send, as on the wire, a log line each; the body's secret values are replaced. */
+function printPlan(plan: Plan, settings: Settings, log: Logger): void {
+  const lines = [
+    'Dry run: nothing is written to the service. The request this run would send:',
+    `${plan.method} ${settings.baseUrl}${plan.path}`,
+    'X-Api-Key: ***',
+    ...(settings.tenantId ? [`X-Tenant-Id: ${settings.tenantId}`] : []),
+  ];
+  if (plan.body !== undefined)
+    lines.push(
+      'Content-Type: application/json',
+      '',
+      ...JSON.stringify(plan.body, null, 2).split('\n'),
+    );
+  if (plan.verify)
+    lines.push(
+      '',
+      plan.verify.url
+        ? `After DEPLOYED, verify-url would be checked at ${plan.verify.url}.`
+        : `verify-url cannot be resolved yet: ${plan.verify.problem}`,
+    );
+  for (const line of lines) log.info(line);
+}
+
+async function publish(
+  host: Host,
+  report: RunReport,
+  settings: Settings | undefined,
+  command: Command<Settings> | undefined,
+  sinks: Sinks,
+  log: Logger,
+  integrations: Integration[],
+): Promise<void> {
+  for (const [name, value] of Object.entries(outputsOf(report)))
+    host.setOutput(name, sinks.output(value));
+  // Redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  const shown = redactDeep(report, (text) => sinks.redact(text));
+  const context = redactDeep(summaryContext(settings), (text) => sinks.redact(text));
+  try {
+    await host.summary(
+      sinks.markdown(renderSummary(shown, context, command?.headlines), SUMMARY_MAX),
+    );
+  } catch (error) {
+    log.warning(`Could not write the job summary: ${(error as Error).message}`);
+  }
+  const comment = {
+    // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
+    name: sinks.field(commentName(settings, report), 256),
+    body: sinks.markdown(
+      renderComment(shown, context, command?.headlines, host.context.runUrl),
+      COMMENT_MAX,
+    ),
+  };
+  await Promise.all(integrations.map((integration) => integration.finish(report, comment)));
+  if (report.ok) {
+    const what = report.revisionId ? ` (revision ${report.revisionId})` : '';
+    log.info(`Result: ${report.result}${what}`);
+    return;
+  }
+  const message = report.failure?.message ?? `Result: ${report.result}`;
+  host.fail(
+    sinks.logLine(
+      report.cancelled && report.revisionId
+        ? `${message} Revision ${report.revisionId} keeps going on the service.`
+        : message,
+    ),
+  );
+}
+
+/** The deployment a run is about, as the inputs name it (token-metadata has none). */
+function targetOf(settings: Settings): DeploymentRef | undefined {
+  return 'target' in settings ? settings.target : undefined;
+}
+
+/** What the inputs say, for the rows the service did not answer; only deploy has a source, ref and image. */
+function summaryContext(settings: Settings | undefined): SummaryContext {
+  const target = settings && targetOf(settings);
+  if (settings?.command !== 'deploy') return { name: target?.name };
+  return {
+    name: target?.name,
+    source: settings.source,
+    ref: settings.source === 'codehost' ? settings.repoRef : undefined,
+    image: settings.imageUri,
+  };
+}
+
+/** One comment per deployment: named as the inputs name it (a trusted name), else as the service does. */
+function commentName(settings: Settings | undefined, report: RunReport): string {
+  const target = settings && targetOf(settings);
+  return target?.name ?? report.deployment?.name ?? target?.id ?? '';
+}
+
+/** The core's Logger over the host's log, plus the sinks the service client and the integrations use. */
+interface RunLogger extends Logger {
+  redact(text: string): string;
+  field(text: string, max: number): string;
+}
+
+function runLogger(host: Host, sinks: Sinks): RunLogger {
+  return {
+    debug: (m) => host.log.debug(sinks.logLine(m)),
+    info: (m) => host.log.info(sinks.logLine(m)),
+    notice: (m) => host.log.notice(sinks.logLine(m)),
+    warning: (m) => host.log.warning(sinks.logLine(m)),
+    redact: (text) => sinks.redact(text),
+    field: (text, max) => sinks.field(text, max),
+  };
+}
