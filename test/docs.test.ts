@@ -1,11 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { generate, GENERATED_FILES } from '../scripts/docs.ts';
 
 interface ActionInput {
   description: string;
   required?: boolean;
-  default?: unknown;
+  default?: string;
 }
 
 interface ActionFile {
@@ -19,7 +21,9 @@ interface ActionFile {
 
 const root = new URL('../', import.meta.url);
 const action = parse(readFileSync(new URL('action.yml', root), 'utf8')) as ActionFile;
-const readme = readFileSync(new URL('README.md', root), 'utf8');
+const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
+const readme = read('README.md');
+const reference = read('docs/reference.md');
 
 // Splits a Markdown table row on unescaped pipes; `\|` stands for a literal pipe in a cell.
 function cells(line: string): string[] {
@@ -30,13 +34,13 @@ function cells(line: string): string[] {
   return inner.split(/(?<!\\)\|/).map((cell) => cell.replaceAll('\\|', '|').trim());
 }
 
-// Rows of the first table whose header cells equal `header`.
-function table(header: string[]): string[][] {
-  const lines = readme.split('\n');
+// Rows of the first table of `page` whose header cells equal `header`.
+function table(page: string, header: string[]): string[][] {
+  const lines = page.split('\n');
   const start = lines.findIndex(
     (line) => line.trim().startsWith('|') && cells(line).join('\0') === header.join('\0'),
   );
-  if (start < 0) throw new Error(`README has no table with header ${header.join(' | ')}`);
+  if (start < 0) throw new Error(`no table with header ${header.join(' | ')}`);
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.trim().startsWith('|')) break;
@@ -73,10 +77,16 @@ describe('action.yml', () => {
   });
 });
 
-describe('README tables match action.yml', () => {
-  it('lists the same inputs, defaults and descriptions in the same order', () => {
-    const rows = table(['input', 'default', 'description']);
-    const documented = rows.map(([name, def, description]) => {
+describe('the tables generated from action.yml (npm run docs)', () => {
+  it.each(GENERATED_FILES)('%s is what npm run docs writes', (file) => {
+    const text = read(file);
+    // On a failure: run npm run docs, and commit what it changed.
+    expect(generate(text, action, file)).toBe(text);
+  });
+
+  // The rendering itself, read back: the reference lists every input, its default and description.
+  function documentedInputs(page: string) {
+    return table(page, ['input', 'default', 'description']).map(([name, def, description]) => {
       const input = unquoteName(name ?? '');
       if (def === '(required)') return { input, required: true, description };
       if (def === '' || def === '(computed)') return { input, description };
@@ -84,17 +94,20 @@ describe('README tables match action.yml', () => {
       if (!match) throw new Error(`default of ${input} is not a code span: ${def}`);
       return { input, default: match[1], description };
     });
-    const declared = Object.entries(action.inputs).map(([input, spec]) => ({
-      input,
-      ...(spec.required === true && !('default' in spec) ? { required: true } : {}),
-      ...('default' in spec ? { default: spec.default } : {}),
-      description: spec.description,
-    }));
-    expect(documented).toEqual(declared);
+  }
+  const declaredInputs = Object.entries(action.inputs).map(([input, spec]) => ({
+    input,
+    ...(spec.required === true && !('default' in spec) ? { required: true } : {}),
+    ...('default' in spec ? { default: spec.default } : {}),
+    description: spec.description,
+  }));
+
+  it('the reference lists every input, with its default and description, in order', () => {
+    expect(documentedInputs(reference)).toEqual(declaredInputs);
   });
 
-  it('lists the same outputs and descriptions in the same order', () => {
-    const documented = table(['output', 'description']).map(([name, description]) => ({
+  it('the reference lists every output and its description, in order', () => {
+    const documented = table(reference, ['output', 'description']).map(([name, description]) => ({
       output: unquoteName(name ?? ''),
       description,
     }));
@@ -103,6 +116,60 @@ describe('README tables match action.yml', () => {
       description: spec.description,
     }));
     expect(documented).toEqual(declared);
+  });
+
+  it('the README lists the common inputs as action.yml has them, and counts the others', () => {
+    const rows = documentedInputs(readme);
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const row of rows) expect(declaredInputs).toContainEqual(row);
+    expect(readme).toContain(
+      `The other ${declaredInputs.length - rows.length} inputs are in [the reference](docs/reference.md#inputs).`,
+    );
+  });
+
+  const page = (marker: string) =>
+    `# Page\n\nHand-written prose.\n\n${marker}\nstale table\n<!-- END inputs -->\n\nMore prose.\n`;
+  const ALL = '<!-- BEGIN inputs (generated from action.yml by npm run docs) -->';
+  const SOME = '<!-- BEGIN inputs (generated from action.yml by npm run docs): name, api-key -->';
+
+  it('rewrites only the region, keeps the prose, and escapes pipes', () => {
+    const out = generate(page(SOME), action, 'README.md');
+    expect(
+      out.startsWith(`# Page\n\nHand-written prose.\n\n${SOME}\n\n<!-- prettier-ignore -->\n`),
+    ).toBe(true);
+    expect(out.endsWith('<!-- END inputs -->\n\nMore prose.\n')).toBe(true);
+    expect(out).not.toContain('stale table');
+    const rows = out.split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows.map((r) => r.split(' | ')[0])).toEqual(['| `name`', '| `api-key`']);
+    const piped = {
+      ...action,
+      inputs: { ...action.inputs, name: { description: 'a | b' } },
+    };
+    expect(generate(page(SOME), piped, 'README.md')).toContain('| `name` |  | a \\| b |');
+    expect(generate(out, action, 'README.md')).toBe(out);
+  });
+
+  it('shows an input added to action.yml in the full table at once, and counts it in a partial one', () => {
+    const grown = {
+      ...action,
+      inputs: { ...action.inputs, 'new-input': { description: 'Added later.', default: 'x' } },
+    };
+    expect(generate(page(ALL), grown, 'docs/reference.md')).toContain(
+      '| `new-input` | `x` | Added later. |',
+    );
+    const partial = generate(page(SOME), grown, 'README.md');
+    expect(partial).not.toContain('new-input');
+    expect(partial).toContain(
+      `The other ${Object.keys(grown.inputs).length - 2} inputs are in [the reference](docs/reference.md#inputs).`,
+    );
+  });
+
+  it('refuses a name action.yml does not declare, and a page without a region', () => {
+    const typo = SOME.replace('api-key', 'api-kee');
+    expect(() => generate(page(typo), action, 'README.md')).toThrow(
+      'README.md: the inputs region names api-kee, which action.yml does not declare',
+    );
+    expect(() => generate('# Page\n', action, 'README.md')).toThrow(/README.md: no region/);
   });
 });
 
@@ -132,5 +199,55 @@ describe('the examples of the README and docs/*.md', () => {
         if (spec.required === true) expect(step.with).toHaveProperty([key]);
       }
     }
+  });
+});
+
+describe('the documents name only files of the repository', () => {
+  const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
+  // A code span that looks like a path: a folder (`src/inputs/`) or a file with an extension we keep.
+  const PATH = /`(\.?[\w.-]+(?:\/[\w.-]+)*(?:\/|\.(?:ts|md|yml|yaml|json|js|txt)))`/g;
+  // Examples and placeholders, and what the scripts write (ignored by git): not files of the repository.
+  const EXAMPLES = new Set([
+    'test/x.test.ts',
+    'graph.json',
+    'deploy/resources.yaml',
+    'summary.md',
+    'bench-results.json',
+  ]);
+  const exists = (path: string) =>
+    tracked.some((file) =>
+      path.endsWith('/')
+        ? file.startsWith(path) || file.includes(`/${path}`)
+        : file === path || file.endsWith(`/${path}`),
+    );
+
+  const documents = [
+    'CONTRIBUTING.md',
+    'README.md',
+    'SECURITY.md',
+    ...readdirSync(new URL('docs/', root))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+
+  it.each(documents)('%s', (file) => {
+    const named = [...read(file).matchAll(PATH)].map((m) => m[1]!);
+    expect(named.filter((path) => !EXAMPLES.has(path) && !exists(path))).toEqual([]);
+  });
+
+  it('the check catches a file that is not there', () => {
+    const text = 'See `shared/spec/action-contract.md`, `src/inputs/` and `inputs/settings.ts`.';
+    expect([...text.matchAll(PATH)].map((m) => m[1])).toEqual([
+      'shared/spec/action-contract.md',
+      'src/inputs/',
+      'inputs/settings.ts',
+    ]);
+    expect(exists('shared/spec/action-contract.md')).toBe(false);
+    expect(exists('inputs/settings.ts')).toBe(true);
   });
 });

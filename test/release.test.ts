@@ -1,7 +1,7 @@
 // npm run release against throw-away clones of this repository: real git, real npm, the real
 // script. Only the clone's `bundle` and `test` scripts are stand-ins (a copy that also records the
 // version, as the real bundle does in its User-Agent, and an exit code), so
-// that a release takes a second instead of the 80 s of npm test, and so that dist/ can be made
+// that a release takes a second instead of the minutes of npm test, and so that dist/ can be made
 // stale on purpose; the real bundle's reproducibility is what check-dist and .ci/run check.
 import { execFile, execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

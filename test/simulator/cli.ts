@@ -1,14 +1,82 @@
-// Standalone simulator, for trying the action locally, the demo and CI:
-//   npm run simulator -- [--port 8787] [--api-key K] [--repo owner/name] [--integration-id UUID]
-//     [--time-scale N] [--rate-limit N] [--retry-after S] [--quiet]
+// Standalone simulator, for trying the action locally (its failure paths included), the demo and CI:
+//   npm run simulator -- [flags]      (`npm run simulator -- --help` lists them, from FLAGS below)
 // (CI runs it as `npm exec -- node test/simulator/cli.ts --port 8787`.) Prints `simulator listening on
 // <url>`, then the values to put in the action's inputs, then one line per answered request (unless
 // --quiet); runs until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
-import { Simulator, type RecordedRequest } from './server.ts';
+import { Simulator, type RecordedRequest, type TimelineStep } from './server.ts';
+
+interface Flag {
+  /** What the value looks like in --help; a flag without one is a switch. */
+  value?: string;
+  default?: string;
+  help: string;
+}
+
+// One table for parseArgs and --help. The failure paths are what a newcomer should try before meeting them for real.
+const SETUP: Record<string, Flag> = {
+  port: { value: 'N', default: '8787', help: 'port to listen on (0: any free port)' },
+  'api-key': { value: 'KEY', help: 'the key it accepts (default test-api-key)' },
+  repo: {
+    value: 'OWNER/NAME',
+    help: 'the repository the integration lists (default $GITHUB_REPOSITORY, else acme/agent)',
+  },
+  'integration-id': {
+    value: 'UUID',
+    default: '11111111-1111-4111-8111-111111111111',
+    help: 'the code-hosting integration it knows',
+  },
+  'time-scale': {
+    value: 'N',
+    default: '1',
+    help: 'stretch each step of a revision N times (a revision goes live in 0.18 s at 1)',
+  },
+  quiet: { help: 'do not print a line per answered request' },
+  help: { help: 'print this list and exit' },
+};
+const FAILURES: Record<string, Flag> = {
+  'fail-build': { help: 'every new revision ends BUILD_FAILED' },
+  'fail-deploy': { help: 'every new revision builds, then ends DEPLOY_FAILED' },
+  'slow-build': {
+    value: 'S',
+    help: 'every build takes S seconds (try it with a short timeout)',
+  },
+  outage: {
+    value: 'S',
+    help: 'answer every request 503 for S seconds from the start (watch the retries)',
+  },
+  'outage-after': { value: 'S', help: 'with --outage: start it S seconds after the start' },
+  'tenant-id': {
+    value: 'UUID',
+    help: 'serve this tenant only: a request naming no tenant or another one is refused (403)',
+  },
+  'no-switch': { help: 'a DEPLOYED revision never becomes the active one' },
+  'rate-limit': { value: 'N', help: 'answer 429 beyond N requests per second' },
+  'retry-after': { value: 'S', help: 'with --rate-limit: the Retry-After of the 429s (default 1)' },
+};
+const FLAGS = { ...SETUP, ...FAILURES };
+
+function usage(): string {
+  const rows = (flags: Record<string, Flag>) =>
+    Object.entries(flags).map(([name, f]) => {
+      const left = `  --${name}${f.value ? ` ${f.value}` : ''}`;
+      return `${left.padEnd(26)} ${f.help}${f.default ? ` (default ${f.default})` : ''}`;
+    });
+  return [
+    'usage: npm run simulator -- [flags]',
+    'A simulator of the Deployment Management Service on 127.0.0.1, for trying the action locally.',
+    '',
+    'Set-up:',
+    ...rows(SETUP),
+    '',
+    'Failure paths to try:',
+    ...rows(FAILURES),
+    '',
+  ].join('\n');
+}
 
 function fail(msg: string): never {
-  console.error(`simulator: ${msg}`);
+  console.error(`simulator: ${msg} (npm run simulator -- --help lists the flags)`);
   process.exit(2);
 }
 
@@ -20,38 +88,60 @@ function numberFlag(name: string, value: string | undefined, min: number): numbe
   return n;
 }
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8787' },
-    'api-key': { type: 'string' },
-    repo: { type: 'string' },
-    'integration-id': { type: 'string', default: '11111111-1111-4111-8111-111111111111' },
-    'time-scale': { type: 'string', default: '1' },
-    'rate-limit': { type: 'string' },
-    'retry-after': { type: 'string' },
-    quiet: { type: 'boolean', default: false },
-  },
-  strict: true,
-});
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: Object.fromEntries(
+      Object.entries(FLAGS).map(([name, f]) => [
+        name,
+        f.value
+          ? { type: 'string' as const, default: f.default }
+          : { type: 'boolean' as const, default: false },
+      ]),
+    ),
+    strict: true,
+  }));
+} catch (error) {
+  fail((error as Error).message.split('\n')[0]!);
+}
+const text = (name: string) => values[name] as string | undefined;
+if (values.help) {
+  process.stdout.write(usage());
+  process.exit(0);
+}
 
-const port = numberFlag('port', values.port, 0)!;
-if (!Number.isInteger(port) || port > 65535) fail(`bad --port ${values.port}`);
-const timeScale = numberFlag('time-scale', values['time-scale'], 0)!;
-const perSecond = numberFlag('rate-limit', values['rate-limit'], 1);
-const retryAfterSeconds = numberFlag('retry-after', values['retry-after'], 0);
+const port = numberFlag('port', text('port'), 0)!;
+if (!Number.isInteger(port) || port > 65535) fail(`bad --port ${text('port')}`);
+const timeScale = numberFlag('time-scale', text('time-scale'), 0)!;
+const perSecond = numberFlag('rate-limit', text('rate-limit'), 1);
+const retryAfterSeconds = numberFlag('retry-after', text('retry-after'), 0);
 if (retryAfterSeconds !== undefined && perSecond === undefined)
   fail('--retry-after needs --rate-limit');
-const repo = values.repo ?? (process.env.GITHUB_REPOSITORY || 'acme/agent');
+if (values['fail-build'] && values['fail-deploy'])
+  fail('--fail-build and --fail-deploy exclude each other');
+const buildSeconds = numberFlag('slow-build', text('slow-build'), 0);
+const outageSeconds = numberFlag('outage', text('outage'), 0);
+const outageAfter = numberFlag('outage-after', text('outage-after'), 0);
+if (outageAfter !== undefined && outageSeconds === undefined) fail('--outage-after needs --outage');
+const tenantId = text('tenant-id');
+if (tenantId !== undefined && !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(tenantId))
+  fail(`bad --tenant-id ${tenantId} (want a uuid)`);
+const repo = text('repo') ?? (process.env.GITHUB_REPOSITORY || 'acme/agent');
 const [owner, name, ...rest] = repo.split('/');
 if (!owner || !name || rest.length > 0) fail(`bad --repo ${repo} (want owner/name)`);
 
 const sim = await Simulator.start({
   port,
-  apiKey: values['api-key'],
+  apiKey: text('api-key'),
+  tenantId,
   timeScale,
   rateLimit: perSecond === undefined ? undefined : { perSecond, retryAfterSeconds },
 });
-const integrationId = values['integration-id'];
+sim.defaultTimeline = timeline(sim.defaultTimeline);
+if (values['no-switch']) sim.activeSwitch = 'never';
+if (outageSeconds !== undefined)
+  sim.fault({ status: 503, fromMs: (outageAfter ?? 0) * 1000, forMs: outageSeconds * 1000 });
+const integrationId = text('integration-id')!;
 sim.addRepository(integrationId, { owner, name }, 'codehost');
 sim.addRepository(integrationId, { owner, name }, 'forge');
 const listener = sim.addListener({
@@ -59,19 +149,42 @@ const listener = sim.addListener({
   k8s_namespaces: ['agents', 'staging'],
 });
 
+/** The simulator's usual revision life, changed as the failure flags ask. */
+function timeline(usual: TimelineStep[]): TimelineStep[] {
+  // --slow-build is in real seconds, whatever --time-scale stretches.
+  const buildMs = buildSeconds === undefined ? undefined : (buildSeconds * 1000) / (timeScale || 1);
+  const steps = usual.map((s) =>
+    s.status === 'BUILDING' && buildMs !== undefined ? { ...s, ms: buildMs } : s,
+  );
+  if (values['fail-build'])
+    return [
+      ...steps.slice(0, steps.findIndex((s) => s.status === 'BUILDING') + 1),
+      { status: 'BUILD_FAILED' },
+    ];
+  if (values['fail-deploy']) return [...steps.slice(0, -1), { status: 'DEPLOY_FAILED' }];
+  return steps;
+}
+
 const limit = sim.rateLimit
   ? `${sim.rateLimit.perSecond} requests/s, then 429 with Retry-After: ${sim.rateLimit.retryAfterSeconds ?? 1}`
   : 'none';
 // A key chosen with --api-key is not echoed: it may be one the user also uses elsewhere.
-const key = values['api-key'] === undefined ? sim.apiKey : '(the value given with --api-key)';
+const key = text('api-key') === undefined ? sim.apiKey : '(the value given with --api-key)';
 process.stdout.write(
   [
     `simulator listening on ${sim.url}`,
     `  base-url:          ${sim.url}`,
     `  api-key:           ${key}`,
+    ...(tenantId
+      ? [`  tenant-id:         ${tenantId} (required; any other is refused with 403)`]
+      : []),
     `  integration-id:    ${integrationId} (lists the repository ${owner}/${name})`,
     `  listener:          prod-cluster (${listener.id}), namespaces agents, staging`,
-    `  revisions go live: ${timelineText(sim)}`,
+    `  revisions:         ${timelineText(sim)}`,
+    ...(values['no-switch'] ? ['  active revision:   never switches to a new one'] : []),
+    ...(outageSeconds !== undefined
+      ? [`  outage:            every request answered 503 ${outageText()}`]
+      : []),
     `  rate limit:        ${limit}`,
     '',
   ].join('\n'),
@@ -81,6 +194,11 @@ function timelineText(s: Simulator): string {
   return s.defaultTimeline
     .map((step) => (step.ms ? `${step.status} ${(step.ms * s.timeScale) / 1000} s` : step.status))
     .join(' → ');
+}
+
+function outageText(): string {
+  const from = outageAfter ? `from ${outageAfter} s after the start` : 'from the start';
+  return `${from} for ${outageSeconds} s`;
 }
 
 function logLine(r: RecordedRequest, ms: number): string {
