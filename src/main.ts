@@ -82,7 +82,7 @@ async function deploy(
       tenantId: settings.tenantId,
       userAgent: USER_AGENT,
       requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
-      redact: (text) => log.redact(text),
+      excerpt: (text, max) => log.excerpt(text, max),
       patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
     },
     clock,
@@ -198,9 +198,9 @@ async function publish(
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
     core.setOutput(name, sinks.output(value));
-  // Redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
-  const shown = redactDeep(report, (text) => sinks.redact(text));
-  const context = redactDeep(summaryContext(settings), (text) => sinks.redact(text));
+  // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  const shown = redactDeep(report, (text) => sinks.clean(text));
+  const context = redactDeep(summaryContext(settings), (text) => sinks.clean(text));
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
       await core.summary
@@ -251,7 +251,7 @@ function commentName(settings: Settings | undefined, report: RunReport): string 
 
 /** The core's Logger, plus the edge's own sinks for the service client and the GitHub session. */
 interface ActionLogger extends Logger {
-  redact(text: string): string;
+  excerpt(text: string, max: number): string;
   field(text: string, max: number): string;
 }
 
@@ -260,7 +260,7 @@ function actionLogger(sinks: Sinks): ActionLogger {
     debug: (m) => core.debug(sinks.logLine(m)),
     info: (m) => core.info(sinks.logLine(m)),
     warning: (m) => core.warning(sinks.logLine(m)),
-    redact: (text) => sinks.redact(text),
+    excerpt: (text, max) => sinks.excerpt(text, max),
     field: (text, max) => sinks.field(text, max),
   };
 }

@@ -1,6 +1,6 @@
 // Markdown for the job summary and the pull request comment. Data goes through these functions only, so it can
 // never become HTML, a table cell boundary, a code span it closes, a line break, or an @mention.
-import { oneLine } from './text.ts';
+import { normalise, oneLine } from './text.ts';
 import { httpUrl } from './url.ts';
 
 /** A zero-width space after `@` keeps GitHub from turning `@name` into a mention (also in an e-mail autolink). */
@@ -30,9 +30,10 @@ export function code(text: string): string {
 
 /** A fenced block for text of several lines, with a fence no line inside can close. */
 export function codeBlock(text: string, language = ''): string[] {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const clean = normalise(text);
+  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${language}`, text, fence];
+  return [`${fence}${language}`, clean, fence];
 }
 
 /** An http(s) URL as a link; anything else (javascript:, spaces, a bare host) as inline code. */

@@ -38,6 +38,7 @@ export const PAYLOADS: readonly string[] = [
   '\n# heading\n- item\n> quote',
   '@acme/admins @octocat cc:@team',
   '&lt;b&gt;entity&#64;mention',
+  '\u202egnp.exe \u2066isolate\u2069 zero\u200bwidth soft\u00adhyphen \ufeffbom',
 ];
 
 /** The payloads that fit where the action allows at most 100 characters (statuses). */
@@ -56,6 +57,10 @@ export const ECHO_FORMS = {
   'base64 at 1': (s: string) => base64(`{${s}}`),
   'base64 at 2': (s: string) => base64(`{"${s}"}`),
   'markdown-escaped': (s: string) => markdownEscape(s),
+  // Split by what a reader does not see: a sink that drops it only after redacting shows the secret whole.
+  'NUL-split': (s: string) => splitEvery(s, '\u0000'),
+  'zero-width-split': (s: string) => splitEvery(s, '\u200b'),
+  'soft-hyphen-split': (s: string) => splitEvery(s, '\u00ad'),
 } satisfies Record<string, (s: string) => string>;
 export type EchoForm = keyof typeof ECHO_FORMS;
 
@@ -64,6 +69,11 @@ export function unicodeEscape(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) out += `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
+}
+
+/** `separator` after every 5 characters: no 8-character piece of the secret is left whole. */
+export function splitEvery(s: string, separator: string): string {
+  return (s.match(/[^]{1,5}/g) ?? []).join(separator);
 }
 
 export function base64(s: string): string {
