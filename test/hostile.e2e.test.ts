@@ -24,6 +24,7 @@ import {
   type Reply,
   SHORT_PAYLOAD,
   splitEvery,
+  titleBomb,
   unicodeEscape,
   useHostileService,
 } from './helpers/hostile.ts';
@@ -534,6 +535,8 @@ describe('a hostile service: every field it answers is data', () => {
     ['a javascript: custom_url', { customUrl: 'javascript:alert(document.cookie)//' }],
     ['every string \\u-escaped on the wire', { wireEscape: true }],
     ['values of 400,000 characters', { padding: 'p'.repeat(400_000) }],
+    // One argument per run of backticks was a RangeError: no summary, and the GitHub Deployment left in_progress.
+    ['values with 150,000 runs of backticks', { padding: '`x'.repeat(150_000) }],
   ])(
     'a deploy through it (%s) is deployed, and nothing in it is injected, rendered or leaked',
     async (_, setup) => {
@@ -744,6 +747,21 @@ describe('bounds', () => {
     expectFailure(run, 'GET /v2/deployments', /400/);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/call stack|RangeError/i);
   });
+
+  it.each([
+    ['700 KiB', 700 * 1024],
+    ['4 MiB', 4 * 1024 * 1024],
+  ])(
+    'an HTML page of %s that opens <title over and over fails at once, a clear failure',
+    async (size, bytes) => {
+      ctx.service.on('list', titleBomb(bytes));
+
+      const run = await deployHostile();
+
+      console.info(`<title bomb of ${size}: ${run.ms} ms`);
+      expectFailure(run, 'GET', /an HTML page \(text\/html\), not the service's JSON/);
+    },
+  );
 
   it('timeout bounds the lookup: a listing that pages forever, slowly, ends with the timeout', async () => {
     const { service } = ctx;

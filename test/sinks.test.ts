@@ -62,7 +62,8 @@ describe('Markdown', () => {
     expect(text).toContain('@&#8203;team');
   });
 
-  it('makes code spans that data cannot close', () => {
+  it('makes code spans that data cannot close, however many runs of backticks it holds', () => {
+    expect(code('`x'.repeat(200_000))).toMatch(/^`` `x/);
     expect(code('a``b')).toBe('```a``b```');
     expect(code('`x`')).toBe('`` `x` ``');
     expect(code('a|b')).toBe('`a\\|b`');

@@ -525,6 +525,15 @@ export function hugePage(service: HostileService, count: number, bytesEach: numb
   };
 }
 
+/**
+ * An HTML page of `bytes` that opens `<title` over and over and never closes one: a pattern that looks for the end
+ * of a title from each opening is quadratic on it.
+ */
+export function titleBomb(bytes: number): Reply {
+  const head = '<!doctype html><html><head>';
+  return { contentType: 'text/html', raw: head + '<title'.repeat((bytes - head.length) / 6) };
+}
+
 /** A FastAPI-looking error whose detail is `depth` nested arrays. */
 export function deepError(depth: number, status = 400): Reply {
   return { status, raw: `{"detail":${'['.repeat(depth)}${']'.repeat(depth)}}` };
