@@ -8,7 +8,12 @@ import type { GitHubSession } from './github/session.ts';
 import { InputError, parseInputs, type Settings, targetOf } from './inputs/index.ts';
 import type { Logger } from './logger.ts';
 import { outputsOf } from './report/outputs.ts';
-import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
+import {
+  renderComment,
+  renderFallback,
+  renderSummary,
+  type SummaryContext,
+} from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
@@ -189,6 +194,11 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
   for (const line of lines) log.info(line);
 }
 
+/**
+ * Outputs, summary, the GitHub Deployment's last state and the comment, then the result line. A render that throws
+ * (a bug, or data no test foresaw) costs the details only: a short summary stands in, and the GitHub Deployment
+ * still gets its final state.
+ */
 async function publish(
   report: RunReport,
   settings: Settings | undefined,
@@ -199,13 +209,27 @@ async function publish(
   for (const [name, value] of Object.entries(outputsOf(report)))
     core.setOutput(name, sinks.output(value));
   // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
-  const shown = redactDeep(report, (text) => sinks.clean(text));
-  const context = redactDeep(summaryContext(settings), (text) => sinks.clean(text));
+  const clean = (text: string) => sinks.clean(text);
+  let shown: { report: RunReport; context: SummaryContext } | undefined;
+  const rendered = (
+    what: string,
+    render: (report: RunReport, context: SummaryContext) => string,
+  ) => {
+    try {
+      shown ??= {
+        report: redactDeep(report, clean),
+        context: redactDeep(summaryContext(settings), clean),
+      };
+      return render(shown.report, shown.context);
+    } catch (error) {
+      log.warning(`Could not render the ${what} (${String(error)}); a short one stands in.`);
+      return renderFallback(report);
+    }
+  };
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
-      await core.summary
-        .addRaw(sinks.markdown(renderSummary(shown, context), SUMMARY_MAX))
-        .write({ overwrite: false });
+      const summary = rendered('job summary', renderSummary);
+      await core.summary.addRaw(sinks.markdown(summary, SUMMARY_MAX)).write({ overwrite: false });
     } catch (error) {
       log.warning(`Could not write the job summary: ${(error as Error).message}`);
     }
@@ -214,7 +238,12 @@ async function publish(
   await session?.finish(report, {
     // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
     name: sinks.field(commentName(settings, report), 256),
-    body: sinks.markdown(renderComment(shown, context, github.runUrl), COMMENT_MAX),
+    body: sinks.markdown(
+      rendered('pull request comment', (shown, context) =>
+        renderComment(shown, context, github.runUrl),
+      ),
+      COMMENT_MAX,
+    ),
   });
   if (report.ok) {
     const what = report.revisionId ? ` (revision ${report.revisionId})` : '';

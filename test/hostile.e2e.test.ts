@@ -133,6 +133,7 @@ function expectSafe(run: HostileRun): void {
     'control and invisible characters in the sinks': invisibleCharacters(run),
     'HTML in the summary': htmlFromData(run.summary),
     '@mentions in the summary': liveMentions(run.summary),
+    'links from data in the summary': linksFromData(run.summary),
     'the pull request comment': commentBodies().flatMap(commentProblems),
     'GitHub Deployment environment URLs': environmentUrls(),
     'pieces of a secret': secretPieces(sinks(run)),
@@ -312,7 +313,15 @@ function commentProblems(body: string): string[] {
     ...(body.length > COMMENT_LIMIT ? [`${body.length} characters (GitHub's limit: 65536)`] : []),
     ...htmlFromData(body, marker),
     ...liveMentions(body),
+    ...linksFromData(body),
   ];
+}
+
+/** Links GitHub would make to the hostile service's hosts: autolinked bare URLs (`https://…`, `www.…`) from data. */
+function linksFromData(markdown: string): string[] {
+  return [...render(markdown).matchAll(/<a\s[^>]*href="([^"]*)"/g)]
+    .filter((m) => /evil\.example/i.test(m[1]!))
+    .map((m) => `a link to ${show(m[1]!)}`);
 }
 
 /** C0 and C1 controls but LF and TAB, bidi controls, zero-width characters, soft hyphens, BOMs. */
@@ -516,6 +525,15 @@ describe('the checks catch what they look for', () => {
     expect(leak(splitEvery(SECRET, '\u0000'))).not.toEqual([]);
     expect(leak(splitEvery(SECRET, '\\u200b'))).not.toEqual([]);
     expect(leak(splitEvery(SECRET, '\\x00'))).not.toEqual([]);
+  });
+
+  it('bare URLs that GitHub would link', () => {
+    expect(linksFromData('see https://evil.example/login')).not.toEqual([]);
+    expect(linksFromData('see www.evil.example')).not.toEqual([]);
+    expect(linksFromData('see https:&#8203;//evil.example and www&#8203;.evil.example')).toEqual(
+      [],
+    );
+    expect(linksFromData('| URL | <https://agent.example> |')).toEqual([]);
   });
 
   it('eight characters of a secret in any form, base64 at any alignment included', () => {

@@ -62,6 +62,12 @@ describe('Markdown', () => {
     expect(text).toContain('@&#8203;team');
   });
 
+  it('breaks bare URLs and www. so that GitHub links nothing from data', () => {
+    expect(esc('see https://evil.example and WWW.evil.example')).toBe(
+      'see https:&#8203;//evil.example and WWW&#8203;.evil.example',
+    );
+  });
+
   it('makes code spans that data cannot close, however many runs of backticks it holds', () => {
     expect(code('`x'.repeat(200_000))).toMatch(/^`` `x/);
     expect(code('a``b')).toBe('```a``b```');

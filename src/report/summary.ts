@@ -59,17 +59,34 @@ export function renderComment(report: RunReport, context: SummaryContext, runUrl
   ].join('\n');
 }
 
-function heading(report: RunReport, context: SummaryContext): string[] {
+/**
+ * What stands in when rendering failed (a bug, or data no test foresaw): the headline and the result, nothing from
+ * data, so the step still has a summary and the comment still says how the run ended.
+ */
+export function renderFallback(report: RunReport): string {
+  const result = report.result ? `\`${report.result}\`` : 'unknown';
+  return [
+    `### ${headline(report)}`,
+    '',
+    `Result: ${result}. The details could not be rendered here: the job log has them.`,
+    '',
+  ].join('\n');
+}
+
+function headline(report: RunReport): string {
   const status = report.command === 'status' && report.ok && report.result;
-  const title = report.cancelled
+  return report.cancelled
     ? '⚠️ Cancelled'
     : status
       ? (STATUS_HEADLINE[status] ?? HEADLINE[status])
       : report.result
         ? HEADLINE[report.result]
         : '❌ Failed';
+}
+
+function heading(report: RunReport, context: SummaryContext): string[] {
   const name = report.deployment?.name ?? context.name;
-  return [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
+  return [`### ${headline(report)}${name ? `: ${esc(name)}` : ''}`, ''];
 }
 
 function cancelled(report: RunReport): string[] {

@@ -1,19 +1,24 @@
 // Markdown for the job summary and the pull request comment. Data goes through these functions only, so it can
-// never become HTML, a table cell boundary, a code span it closes, a line break, or an @mention.
+// never become HTML, a table cell boundary, a code span it closes, a line break, an @mention or a link.
 import { normalise, oneLine } from './text.ts';
 import { httpUrl } from './url.ts';
 
-/** A zero-width space after `@` keeps GitHub from turning `@name` into a mention (also in an e-mail autolink). */
-const NO_MENTION = '@&#8203;';
+/**
+ * A zero-width space keeps GitHub from linking: after `@` no mention (nor an e-mail autolink), after `:` no
+ * `https://` autolink, after `www` no `www.` one. Data never becomes a link the action did not mean to write.
+ */
+const ZWSP = '&#8203;';
 
-/** Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line. */
+/** Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line, nothing that autolinks. */
 export function esc(text: string): string {
   return oneLine(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1')
-    .replace(/@/g, NO_MENTION);
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/(www)\./gi, `$1${ZWSP}.`);
 }
 
 /**

@@ -38,6 +38,7 @@ export const PAYLOADS: readonly string[] = [
   '\n# heading\n- item\n> quote',
   '@acme/admins @octocat cc:@team',
   '&lt;b&gt;entity&#64;mention',
+  'log in at https://evil.example/login or www.evil.example/reset',
   '\u202egnp.exe \u2066isolate\u2069 zero\u200bwidth soft\u00adhyphen \ufeffbom',
 ];
 
