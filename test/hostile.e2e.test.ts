@@ -16,6 +16,7 @@ import {
   deepError,
   type Endpoint,
   endlessBody,
+  exactNamesForever,
   type EchoForm,
   type Handler,
   hugePage,
@@ -780,6 +781,19 @@ describe('bounds', () => {
       expectFailure(run, 'GET', /an HTML page \(text\/html\), not the service's JSON/);
     },
   );
+
+  it('a listing of endless 3.75 MiB pages of exact matches stops at the cap: a clear failure, under 300 MB', async () => {
+    const { service } = ctx;
+    service.on('list', exactNamesForever(service, 37 * 1024));
+
+    const run = await deployHostile();
+
+    console.info(`endless listing of exact matches: peak RSS ${run.peakMb} MB, ${run.ms} ms`);
+    expectFailure(run, 'GET /v2/deployments', /more than this action keeps from one listing/);
+    expect(run.errors[0]).toContain('Narrow the name, or set deployment-id.');
+    expect(run.peakMb).toBeLessThan(PEAK_LIMIT_MB);
+    expect(service.requestsTo('list').length).toBeLessThanOrEqual(10);
+  });
 
   it('timeout bounds the lookup: a listing that pages forever, slowly, ends with the timeout', async () => {
     const { service } = ctx;

@@ -89,8 +89,10 @@ export async function resolveListener(
 
 async function listListeners(client: ServiceClient): Promise<Listener[]> {
   const all: Listener[] = [];
-  for await (const l of allPages('GET /v2/listeners', (offset, limit) =>
-    client.send(listListenersCall({ offset, limit })),
+  for await (const l of allPages(
+    'GET /v2/listeners',
+    (offset, limit) => client.send(listListenersCall({ offset, limit })),
+    'Give listener as its uuid, which is read directly.',
   ))
     all.push(l);
   return all;

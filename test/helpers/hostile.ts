@@ -527,6 +527,23 @@ export function hugePage(service: HostileService, count: number, bytesEach: numb
 }
 
 /**
+ * A listing that never ends, every deployment on it named exactly as looked up, with `bytesEach` characters of
+ * filler: a search that keeps every exact match keeps all of it.
+ */
+export function exactNamesForever(service: HostileService, bytesEach: number): Handler {
+  const filler = 'x'.repeat(bytesEach);
+  return (req) => {
+    if (req.query.deployment_ids !== undefined) return undefined;
+    const offset = Number(req.query.offset ?? 0);
+    const resources = Array.from({ length: PAGE_LIMIT }, () => ({
+      ...service.other(0, service.name),
+      image_version: filler,
+    }));
+    return { raw: JSON.stringify({ resources, offset: offset + PAGE_LIMIT }) };
+  };
+}
+
+/**
  * An HTML page of `bytes` that opens `<title` over and over and never closes one: a pattern that looks for the end
  * of a title from each opening is quadratic on it.
  */
