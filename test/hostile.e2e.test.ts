@@ -8,8 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marked } from 'marked';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ActionRun, runAction } from './helpers/action.ts';
+import { FakeAgent } from './helpers/agent.ts';
 import { type FakeUser, useGitHub } from './helpers/github.ts';
 import {
   base64,
@@ -22,6 +23,7 @@ import {
   hugePage,
   markdownEscape,
   pagesForever,
+  PAYLOADS,
   type Reply,
   SHORT_PAYLOAD,
   splitEvery,
@@ -860,6 +862,68 @@ describe('normalise, redact, escape, then cut: a secret survives no transformati
     expect(run.outputs['deployment-name']).toBe('agent-***');
     expect(ourComments()).toHaveLength(1);
     expect(ourComments()[0]!.body).toMatch(/^<!-- agent-deploy-action:agent-\*\*\* -->\n/);
+  });
+});
+
+describe('verify-url: where the check goes is never the service’s choice, and the agent’s words are not shown', () => {
+  let near: FakeAgent;
+  let far: FakeAgent;
+  beforeAll(async () => {
+    [near, far] = await Promise.all([FakeAgent.start(), FakeAgent.start()]);
+  });
+  beforeEach(() => {
+    near.reset();
+    far.reset();
+  });
+  afterAll(() => Promise.all([near.close(), far.close()]));
+
+  it('a path resolves against custom_url as read before the write, not as answered after it', async () => {
+    const { service } = ctx;
+    service.customUrl = near.url;
+    service.on('patch', () => {
+      service.customUrl = far.url;
+      return undefined;
+    });
+
+    const run = await deployHostile({ 'verify-url': '/health' });
+
+    expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
+    expect(near.requests.map((r) => r.path)).toContain('/health');
+    expect(far.requests).toEqual([]);
+  });
+
+  it('a path resolves against the custom-url input when it is given', async () => {
+    ctx.service.customUrl = far.url;
+
+    const run = await deployHostile({ 'custom-url': near.url, 'verify-url': '/health' });
+
+    expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
+    expect(near.requests.map((r) => r.path)).toContain('/health');
+    expect(far.requests).toEqual([]);
+  });
+
+  it('an answer is shown as its status and length only; a query only as ?…', async () => {
+    const said = `agent-said-this ${'x'.repeat(100)} ${SECRET} ${API_KEY} ${PAYLOADS.join(' ')}`;
+    near.script = [
+      { status: 503, body: said },
+      { status: 302, headers: { location: 'https://evil.example/phish' } },
+    ];
+
+    const run = await deployHostile({
+      'verify-url': `${near.url}/health?token=verify-query-value`,
+      'verify-timeout': '2s',
+    });
+
+    expect(run.outputs).toMatchObject({ result: 'unhealthy', verified: 'false' });
+    expect(run.errors[0]).toContain(`${near.url}/health?… did not answer 2xx`);
+    expect(run.errors[0]).toContain('last: HTTP 302, a redirect, not followed (body: 0 bytes)');
+    expect(run.stdout).toContain(`HTTP 503 (body: ${Buffer.byteLength(said)} bytes)`);
+    const published = [run.summary, ...commentBodies(), JSON.stringify(github.gh.deployments)];
+    for (const text of [...published, run.stdout, run.stderr]) {
+      expect(text).not.toContain('agent-said-this');
+      expect(text).not.toContain('evil.example/phish');
+    }
+    for (const text of published) expect(text).not.toContain('verify-query-value');
   });
 });
 

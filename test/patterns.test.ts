@@ -10,7 +10,12 @@ import { UUID } from '../src/service/schemas.ts';
 import { code, codeBlock, esc, link } from '../src/shared/markdown.ts';
 import { Redactor } from '../src/shared/redact.ts';
 import { collapse, cut, lines, normalise, oneLine, visible } from '../src/shared/text.ts';
-import { absoluteHttpUrl, sameRepoUrl, withoutCredentials } from '../src/shared/url.ts';
+import {
+  absoluteHttpUrl,
+  sameRepoUrl,
+  withoutCredentials,
+  withoutQuery,
+} from '../src/shared/url.ts';
 import { Sinks } from '../src/sinks.ts';
 import { memoryLog } from './helpers/core.ts';
 import { Loopback } from './helpers/loopback.ts';
@@ -55,6 +60,7 @@ describe('each pattern over data, on 1 MB of its worst case, within a generous b
     ['link and httpUrl: not a URL', () => link(mb('https://a.example/', ' '))],
     ['absoluteHttpUrl: a scheme that never ends', () => absoluteHttpUrl(mb('a'))],
     ['withoutCredentials: // without @', () => withoutCredentials(mb('//'))],
+    ['withoutQuery', () => withoutQuery(mb('/'))],
     ['sameRepoUrl: slashes before the end', () => sameRepoUrl(mb('/', 'x'), 'x')],
     ['the UUID pattern', () => UUID.test(mb('a'))],
     ['HttpError: dots and spaces before the end', () => new HttpError(500, errorOf(mb('. ', 'x')))],

@@ -2,7 +2,7 @@ import type { Result, RunReport, Verification } from '../deploy/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
-import { httpUrl } from '../shared/url.ts';
+import { httpUrl, withoutQuery } from '../shared/url.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -212,8 +212,8 @@ function plan(report: RunReport, context: SummaryContext): string[] {
 function verified(v: Verification): string {
   const tries = `${v.attempts} ${v.attempts === 1 ? 'attempt' : 'attempts'}`;
   return v.ok
-    ? `✅ ${link(v.url)} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
-    : `❌ ${link(v.url)} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
+    ? `✅ ${link(withoutQuery(v.url))} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
+    : `❌ ${link(withoutQuery(v.url))} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
 }
 
 /** A status the revision ends in has no time spent in it. */

@@ -37,6 +37,15 @@ export function withoutCredentials(text: string): string {
 }
 
 /**
+ * A URL the run may publish (summary, PR comment, GitHub Deployment status): its query and fragment, which can hold
+ * tokens the runner's masking never sees there, shown as `?…`.
+ */
+export function withoutQuery(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : `${url.slice(0, end)}?…`;
+}
+
+/**
  * Whether two repository URLs name the same repository: case, white space around them, a trailing `/` and `.git`
  * aside. One side is the service's: a loop, where `/(\.git)?\/*$/` is quadratic on a long run of slashes.
  */
