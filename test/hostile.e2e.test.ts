@@ -927,6 +927,41 @@ describe('verify-url: where the check goes is never the service’s choice, and 
   });
 });
 
+describe('pull_request_target and token-id: inputs that rewrite what is deployed or where', () => {
+  const target = { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_REF: 'refs/heads/main' };
+
+  it('pull_request_target gives no default repo-ref: an explicit one is required, before any request', async () => {
+    const run = await deployHostile({}, { env: target });
+
+    expectFailure(run, /Input 'repo-ref' is required on pull_request_target/, /head branch/);
+    expect(run.errors).toHaveLength(1);
+    expect(ctx.service.requests).toEqual([]);
+  });
+
+  it('pull_request_target with repo-ref deploys that ref, never the head branch', async () => {
+    const run = await deployHostile({ 'repo-ref': 'main' }, { env: target });
+
+    expect(run.outputs.result).toBe('deployed');
+    const patch = ctx.service.requestsTo('patch')[0]?.body;
+    expect(patch).toMatchObject({ source_revision_config: { repo_ref: 'main' } });
+  });
+
+  it.each(['../../deployments/x', 'tok/1', 'tok 1', '..', '.'])(
+    'token-id %j is refused, naming the accepted form, before any request',
+    async (tokenId) => {
+      const run = await deployHostile({
+        command: 'token-metadata',
+        name: '',
+        'token-id': tokenId,
+        'provider-account-label': 'ci',
+      });
+
+      expectFailure(run, /Input 'token-id': .* is not a token id; use .*letters, digits/);
+      expect(ctx.service.requests).toEqual([]);
+    },
+  );
+});
+
 describe('pull request comment: only the token’s own is ever edited', () => {
   const marker = '<!-- agent-deploy-action:my-agent -->';
   const forged = `${marker}\nforged: this comment is someone else’s`;
