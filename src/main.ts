@@ -178,12 +178,10 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
     'X-Api-Key: ***',
     ...(settings.tenantId ? [`X-Tenant-Id: ${settings.tenantId}`] : []),
   ];
+  // The log keeps the whole body (the runner masks every registered secret there); the summary and the PR comment
+  // show only revision-level values (report/summary.ts).
   if (plan.body !== undefined)
-    lines.push(
-      'Content-Type: application/json',
-      '',
-      ...JSON.stringify(plan.body, null, 2).split('\n'),
-    );
+    lines.push('Content-Type: application/json', '', JSON.stringify(plan.body, null, 2));
   if (plan.verify)
     lines.push(
       '',
@@ -191,7 +189,7 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
         ? `After DEPLOYED, verify-url would be checked at ${plan.verify.url}.`
         : `verify-url cannot be resolved yet: ${plan.verify.problem}`,
     );
-  for (const line of lines) log.info(line);
+  for (const line of lines) for (const part of line.split('\n')) log.info(part);
 }
 
 /**

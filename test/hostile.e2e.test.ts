@@ -962,6 +962,31 @@ describe('pull_request_target and token-id: inputs that rewrite what is deployed
   );
 });
 
+describe('a dry run publishes input values only for revision-level fields', () => {
+  it('the summary and the PR comment show ref and paths, and every other field as "set"; the log keeps all', async () => {
+    const run = await deployHostile({
+      'dry-run': 'true',
+      'repo-ref': 'release-7',
+      'build-command': 'make BUILD_TOKEN=build-value-123',
+      'install-command': 'pip install --index-url https://u:install-value-456@pypi.example',
+      'resource-spec': '{"labels": {"team": "spec-value-789"}}',
+      'custom-url': 'https://agent.example',
+      'verify-url': '/health?token=verify-query-value',
+    });
+
+    expect(run.outputs.result).toBe('planned');
+    const values = ['build-value-123', 'install-value-456', 'spec-value-789', 'verify-query-value'];
+    for (const text of [run.summary, ...commentBodies()]) {
+      expect(text).toContain('release-7');
+      expect(text).toContain('graph.json');
+      expect(text).toContain('"build_command": "set"');
+      for (const value of values) expect(text).not.toContain(value);
+    }
+    expect(commentBodies()).toHaveLength(1);
+    for (const value of values) expect(run.stdout).toContain(value);
+  });
+});
+
 describe('pull request comment: only the token’s own is ever edited', () => {
   const marker = '<!-- agent-deploy-action:my-agent -->';
   const forged = `${marker}\nforged: this comment is someone else’s`;

@@ -175,7 +175,12 @@ function timeline(report: RunReport): string[] {
   ];
 }
 
-/** What a dry run would have sent; the body's secret values are already replaced. */
+/**
+ * What a dry run would have sent. The summary and the PR comment show input values only for the revision-level
+ * fields (ref, image, graph config and tarball paths) and the name and source; every other field shows as "set":
+ * build-command, resource-spec and the like may hold values the runner's masking never covers in a PR comment.
+ * The log shows the whole body (main.ts), where the runner masks every registered secret.
+ */
 function plan(report: RunReport, context: SummaryContext): string[] {
   const p = report.plan;
   if (!p) return [];
@@ -198,11 +203,12 @@ function plan(report: RunReport, context: SummaryContext): string[] {
     `**Dry run: nothing was written.** This run would ${what} with ${code(`${p.method} ${p.path}`)}${fields}.`,
     '',
   ];
-  if (p.body !== undefined) lines.push(...codeBlock(JSON.stringify(p.body, null, 2), 'json'), '');
+  if (p.body !== undefined)
+    lines.push(...codeBlock(JSON.stringify(published(p.body), null, 2), 'json'), '');
   if (p.verify)
     lines.push(
       p.verify.url
-        ? `After DEPLOYED, verify-url would be checked at ${link(p.verify.url)}.`
+        ? `After DEPLOYED, verify-url would be checked at ${link(withoutQuery(p.verify.url))}.`
         : `verify-url cannot be resolved yet: ${esc(p.verify.problem ?? '')}`,
       '',
     );
@@ -214,6 +220,23 @@ function verified(v: Verification): string {
   return v.ok
     ? `✅ ${link(withoutQuery(v.url))} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
     : `❌ ${link(withoutQuery(v.url))} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
+}
+
+const PUBLISHED_FIELDS = new Set(['name', 'source', 'revision_source', 'source_revision_config']);
+
+/** The plan's body as published: see plan(). An object's fields are each named, as "set". */
+function published(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return body;
+  const set = (value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.keys(value).map((key) => [key, 'set']))
+      : 'set';
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      PUBLISHED_FIELDS.has(key) ? value : set(value),
+    ]),
+  );
 }
 
 /** A status the revision ends in has no time spent in it. */
