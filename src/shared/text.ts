@@ -25,7 +25,7 @@ export const NOT_PLAIN = new RegExp(`[${HIDDEN_CLASS}${WHITE_CLASS}]|  `, 'u');
 const SHOWN_AS_ESCAPE =
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}]/gu;
 
-/** The first step of every sink: hidden characters out; line breaks and tabs stay. */
+/** The first step of every sink but the log (which shows them as escapes): hidden characters out; line breaks stay. */
 export function normalise(text: string): string {
   return text.replace(HIDDEN, '');
 }
