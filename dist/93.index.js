@@ -14,10 +14,7 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
 var github = __webpack_require__(2413);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __webpack_require__(4646);
 ;// CONCATENATED MODULE: ./src/github/api.ts
-
 /**
  * Best effort: the request is made once (never retried), aborted past its time limit or on cancel. A failure
  * is a warning naming the permission the job needs, and the answer is undefined.
@@ -46,10 +43,12 @@ async function bestEffort(api, log, call, limits) {
         return undefined;
     }
 }
+/** GitHub's message as it gave it: the log sink redacts it, then cuts it (cut first, a secret's prefix would stay). */
 function messageOf(error) {
     const data = error.response?.data;
-    const message = typeof data?.message === 'string' ? data.message : String(error.message ?? error);
-    return (0,shared_text/* cut */.Jj)(message, 200);
+    return typeof data?.message === 'string'
+        ? data.message
+        : String(error.message ?? error);
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment.ts

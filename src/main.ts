@@ -8,7 +8,12 @@ import type { GitHubSession } from './github/session.ts';
 import { InputError, parseInputs, type Settings, targetOf } from './inputs/index.ts';
 import type { Logger } from './logger.ts';
 import { outputsOf } from './report/outputs.ts';
-import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
+import {
+  renderComment,
+  renderFallback,
+  renderSummary,
+  type SummaryContext,
+} from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
@@ -82,7 +87,7 @@ async function deploy(
       tenantId: settings.tenantId,
       userAgent: USER_AGENT,
       requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
-      redact: (text) => log.redact(text),
+      excerpt: (text, max) => log.excerpt(text, max),
       patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
     },
     clock,
@@ -173,12 +178,10 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
     'X-Api-Key: ***',
     ...(settings.tenantId ? [`X-Tenant-Id: ${settings.tenantId}`] : []),
   ];
+  // The log keeps the whole body (the runner masks every registered secret there); the summary and the PR comment
+  // show only revision-level values (report/summary.ts).
   if (plan.body !== undefined)
-    lines.push(
-      'Content-Type: application/json',
-      '',
-      ...JSON.stringify(plan.body, null, 2).split('\n'),
-    );
+    lines.push('Content-Type: application/json', '', JSON.stringify(plan.body, null, 2));
   if (plan.verify)
     lines.push(
       '',
@@ -186,9 +189,14 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
         ? `After DEPLOYED, verify-url would be checked at ${plan.verify.url}.`
         : `verify-url cannot be resolved yet: ${plan.verify.problem}`,
     );
-  for (const line of lines) log.info(line);
+  for (const line of lines) for (const part of line.split('\n')) log.info(part);
 }
 
+/**
+ * Outputs, summary, the GitHub Deployment's last state and the comment, then the result line. A render that throws
+ * (a bug, or data no test foresaw) costs the details only: a short summary stands in, and the GitHub Deployment
+ * still gets its final state.
+ */
 async function publish(
   report: RunReport,
   settings: Settings | undefined,
@@ -198,14 +206,28 @@ async function publish(
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
     core.setOutput(name, sinks.output(value));
-  // Redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
-  const shown = redactDeep(report, (text) => sinks.redact(text));
-  const context = redactDeep(summaryContext(settings), (text) => sinks.redact(text));
+  // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  const clean = (text: string) => sinks.clean(text);
+  let shown: { report: RunReport; context: SummaryContext } | undefined;
+  const rendered = (
+    what: string,
+    render: (report: RunReport, context: SummaryContext) => string,
+  ) => {
+    try {
+      shown ??= {
+        report: redactDeep(report, clean),
+        context: redactDeep(summaryContext(settings), clean),
+      };
+      return render(shown.report, shown.context);
+    } catch (error) {
+      log.warning(`Could not render the ${what} (${String(error)}); a short one stands in.`);
+      return renderFallback(report);
+    }
+  };
   if (process.env.GITHUB_STEP_SUMMARY) {
     try {
-      await core.summary
-        .addRaw(sinks.markdown(renderSummary(shown, context), SUMMARY_MAX))
-        .write({ overwrite: false });
+      const summary = rendered('job summary', renderSummary);
+      await core.summary.addRaw(sinks.markdown(summary, SUMMARY_MAX)).write({ overwrite: false });
     } catch (error) {
       log.warning(`Could not write the job summary: ${(error as Error).message}`);
     }
@@ -214,7 +236,12 @@ async function publish(
   await session?.finish(report, {
     // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
     name: sinks.field(commentName(settings, report), 256),
-    body: sinks.markdown(renderComment(shown, context, github.runUrl), COMMENT_MAX),
+    body: sinks.markdown(
+      rendered('pull request comment', (shown, context) =>
+        renderComment(shown, context, github.runUrl),
+      ),
+      COMMENT_MAX,
+    ),
   });
   if (report.ok) {
     const what = report.revisionId ? ` (revision ${report.revisionId})` : '';
@@ -251,7 +278,7 @@ function commentName(settings: Settings | undefined, report: RunReport): string 
 
 /** The core's Logger, plus the edge's own sinks for the service client and the GitHub session. */
 interface ActionLogger extends Logger {
-  redact(text: string): string;
+  excerpt(text: string, max: number): string;
   field(text: string, max: number): string;
 }
 
@@ -260,7 +287,7 @@ function actionLogger(sinks: Sinks): ActionLogger {
     debug: (m) => core.debug(sinks.logLine(m)),
     info: (m) => core.info(sinks.logLine(m)),
     warning: (m) => core.warning(sinks.logLine(m)),
-    redact: (text) => sinks.redact(text),
+    excerpt: (text, max) => sinks.excerpt(text, max),
     field: (text, max) => sinks.field(text, max),
   };
 }

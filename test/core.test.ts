@@ -78,7 +78,7 @@ describe('the HTTP layer', () => {
         apiKey: API_KEY,
         userAgent: 'test',
         requestTimeoutMs: 5000,
-        redact: (text) => text,
+        excerpt: (text, max) => text.slice(0, max),
       },
       { deadline: Date.now() + 60_000, signal: new AbortController().signal, limit: 'timeout 1m' },
       log,

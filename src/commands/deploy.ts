@@ -5,7 +5,7 @@ import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../deploy/report.ts';
 import { changedFields, createBody, patchBody } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
-import { checkVerifiable } from '../deploy/verify.ts';
+import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
 import type { DeploySettings } from '../inputs/index.ts';
 import { createDeployment, patchDeployment } from '../service/calls.ts';
 import { DeployError, HttpError, NetworkError } from '../service/errors.ts';
@@ -66,7 +66,7 @@ async function create(
   if (!created) return 'taken';
   report.created = true;
   report.revisionCreated = created.latest_revision_id !== null;
-  await follow(ctx, settings, created);
+  await follow(ctx, settings, created, { check: verifyCheck(settings, verify) });
 }
 
 async function update(
@@ -84,6 +84,7 @@ async function update(
   checkSource(settings, existing);
   const body = patchBody(settings, existing, listener);
   const call = patchDeployment(existing.id, body);
+  // Read before the write: what the service answers after it never chooses where the check goes.
   const verify = checkVerifiable(settings, settings.customUrl ?? existing.source_config.custom_url);
   if (settings.dryRun) {
     report.plan = { ...planOf('update', call), verify };
@@ -108,7 +109,7 @@ async function update(
     return conclude(report, success('no-change'));
   }
   report.revisionCreated = true;
-  return follow(ctx, settings, updated);
+  return follow(ctx, settings, updated, { check: verifyCheck(settings, verify) });
 }
 
 /**

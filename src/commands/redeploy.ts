@@ -3,7 +3,7 @@ import { describeTarget, findTarget } from '../deploy/lookup.ts';
 import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../deploy/report.ts';
 import { success } from '../deploy/outcome.ts';
-import { checkVerifiable } from '../deploy/verify.ts';
+import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
 import type { RedeploySettings } from '../inputs/index.ts';
 import { redeployRevision } from '../service/calls.ts';
 import { DeployError } from '../service/errors.ts';
@@ -32,5 +32,8 @@ export async function redeploy(ctx: CommandContext, settings: RedeploySettings):
   report.revisionCreated =
     after.latest_revision_id !== target.latest_revision_id &&
     after.latest_revision_id !== settings.revisionId;
-  return follow(ctx, settings, after, settings.revisionId);
+  return follow(ctx, settings, after, {
+    chosenRevision: settings.revisionId,
+    check: verifyCheck(settings, verify),
+  });
 }

@@ -6,6 +6,7 @@ import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
+import { withoutQuery } from '../shared/url.ts';
 import { confirmActive, reread } from './active.ts';
 import {
   afterRollback,
@@ -18,7 +19,7 @@ import {
 } from './outcome.ts';
 import { conclude, type RunReport, type Verdict } from './report.ts';
 import { rollBack } from './rollback.ts';
-import { resolveVerifyUrl, verify } from './verify.ts';
+import { verify, type VerifyCheck } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';
 
 export interface FollowContext {
@@ -28,11 +29,15 @@ export interface FollowContext {
   userAgent: string;
 }
 
+/**
+ * `check` is verify-url as resolved before the write (verifyCheck): never re-resolved against the custom_url the
+ * service answers after it.
+ */
 export async function follow(
   { client, report, log, userAgent }: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   written: Deployment,
-  chosenRevision?: string,
+  { chosenRevision, check }: { chosenRevision?: string; check?: VerifyCheck } = {},
 ): Promise<void> {
   report.deployment = written;
   const revisionId = written.latest_revision_id ?? chosenRevision;
@@ -106,17 +111,17 @@ export async function follow(
     report.notes.push(note);
   }
 
-  if (settings.verify) {
+  if (check) {
     report.phase = 'verify';
-    const url = resolveVerifyUrl(settings.verify.url, serving.deployment.source_config.custom_url);
-    const seen = await verify(url, settings.verify.timeoutMs, {
+    const { url, timeoutMs } = check;
+    const seen = await verify(url, timeoutMs, {
       userAgent,
       signal: client.clock.signal,
       log,
     });
     report.verification = seen;
     if (!seen.ok) {
-      const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${compact(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
+      const why = `is DEPLOYED but ${withoutQuery(url)} did not answer 2xx within verify-timeout ${compact(timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
       const verdict = failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED'));
       if (settings.rollbackOnFailure)
         return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {

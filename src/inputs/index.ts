@@ -12,7 +12,17 @@ import {
   InputError,
   type Settings,
 } from './settings.ts';
-import { bool, duration, oneOf, repoUrl, required, serviceUrl, uuid, verifyUrl } from './values.ts';
+import {
+  bool,
+  duration,
+  oneOf,
+  repoUrl,
+  required,
+  serviceUrl,
+  tokenId as tokenIdValue,
+  uuid,
+  verifyUrl,
+} from './values.ts';
 
 export * from './settings.ts';
 export { parseSecrets } from './secrets.ts';
@@ -110,7 +120,7 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
     repository: parseRepository(env.GITHUB_REPOSITORY),
   };
   const revisionId = one('revision-id', uuid.optional());
-  const tokenId = text('token-id');
+  const tokenId = one('token-id', tokenIdValue.optional());
   const metadata = given({
     provider_account_label: text('provider-account-label'),
     is_default: one('is-default', bool.optional()),
@@ -140,7 +150,7 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
     return { ...common, ...follow, command, target, revisionId };
   }
   const settings: DeploySettings = { ...common, ...follow, ...deploy, command, target };
-  checkDeploy(settings);
+  checkDeploy(settings, env);
   return settings;
 }
 
@@ -153,7 +163,13 @@ function targetRef(command: string, name?: string, id?: string): DeploymentRef {
   );
 }
 
-function checkDeploy(s: DeploySettings): void {
+function checkDeploy(s: DeploySettings, env: NodeJS.ProcessEnv): void {
+  if (s.source === 'codehost' && !s.repoRef && env.GITHUB_EVENT_NAME === 'pull_request_target') {
+    throw new InputError(
+      'repo-ref',
+      "is required on pull_request_target: that workflow runs with your secrets, and the default would be the pull request's head branch, code its author controls; set repo-ref to the ref to deploy (the base branch, or a head commit you reviewed).",
+    );
+  }
   if (s.imageUri && s.source === 'codehost') {
     throw new InputError(
       'image-uri',
@@ -185,8 +201,12 @@ function parseRepository(value: string | undefined): DeploySettings['repository'
   return m ? { owner: m[1]!, name: m[2]! } : undefined;
 }
 
-/** The pushed branch, the PR's head branch, or a tag as refs/tags/… (the service needs tags in full). */
+/**
+ * The pushed branch, the PR's head branch, or a tag as refs/tags/… (the service needs tags in full). None on
+ * pull_request_target: there the head branch is the author's code in a workflow that holds secrets.
+ */
 function defaultRef(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.GITHUB_EVENT_NAME === 'pull_request_target') return undefined;
   if (env.GITHUB_HEAD_REF) return env.GITHUB_HEAD_REF;
   if (env.GITHUB_REF_TYPE === 'tag' && env.GITHUB_REF?.startsWith('refs/tags/'))
     return env.GITHUB_REF;

@@ -13,7 +13,7 @@ export class HttpError extends DeployError {
     status: number,
     parts: { request: string; server: string; hint?: string; retryAfterMs?: number },
   ) {
-    const server = parts.server.replace(/[.\s]+$/, '');
+    const server = withoutTrailingDots(parts.server);
     super(
       `${parts.request} failed: HTTP ${status}${server ? ` ${server}` : ''}${parts.hint ?? hintFor(status)}`,
     );
@@ -56,6 +56,13 @@ export class DeadlineError extends DeployError {
 }
 
 export { CancelledError } from '../shared/time.ts';
+
+/** The text without its closing dots and spaces: a loop, where `/[.\s]+$/` is quadratic on a long run of them. */
+function withoutTrailingDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[.\s]/.test(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
 
 function hintFor(status: number): string {
   switch (status) {

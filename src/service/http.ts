@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { HttpClient } from '@actions/http-client';
 import type { Logger } from '../logger.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
-import { cut } from '../shared/text.ts';
+import { redactDeep } from '../shared/redact.ts';
 import { sleep } from '../shared/time.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
@@ -18,8 +18,11 @@ export interface HttpSettings {
   userAgent: string;
   /** Time limit of one request, answer body included. */
   requestTimeoutMs: number;
-  /** Hides every secret in text from the service before it is cut or shown (a server may echo the request). */
-  redact: (text: string) => string;
+  /**
+   * Text from the service as a message may quote it, from the sink layer (the only one that cuts data): one line,
+   * every secret hidden (a server may echo the request), at most `max` characters.
+   */
+  excerpt: Excerpt;
   /** How long reads keep retrying while nothing answers (default 5 min). */
   patienceMs?: number;
 }
@@ -32,8 +35,12 @@ export interface RunClock {
   limit: string;
 }
 
+export type Excerpt = (text: string, max: number) => string;
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
+/** Where an HTML page's title is looked for: a title further in is not worth reading the page for. */
+const TITLE_SCAN = 16 * 1024;
 /** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A request may start until the deadline (a last status read falls on it) and is cut this long after it. */
@@ -85,12 +92,12 @@ export class ServiceHttp {
       let failure: HttpError | NetworkError;
       try {
         const { status, headers, text, url } = await this.once(call, clock);
-        const shown = () => this.settings.redact(text);
-        const page = htmlPage(headers, text);
+        const { excerpt } = this.settings;
+        const page = htmlPage(headers, text, excerpt);
         if (status >= 200 && status < 300 && !page) {
           this.outage.answered();
           if (!limited) this.pace.answered();
-          return parseBody(label, headers, text, shown, call.schema);
+          return parseBody(label, headers, text, excerpt, call.schema);
         }
         // An HTML page, or a 404 on a path without an id of the user's: the request did not reach the API.
         const elsewhere = page !== undefined || (status === 404 && !call.notFound);
@@ -99,7 +106,7 @@ export class ServiceHttp {
           throw new ResponseError(`${request} answered ${describePage(page)}${BASE_URL_HINT}`);
         failure = new HttpError(status, {
           request,
-          server: page ? describePage(page) : serverMessage(shown()),
+          server: page ? describePage(page) : serverMessage(text, excerpt),
           hint: elsewhere ? BASE_URL_HINT : status === 404 ? `. ${call.notFound}` : undefined,
           retryAfterMs: retryAfterMs(headers),
         });
@@ -213,7 +220,7 @@ function parseBody<T>(
   label: string,
   headers: IncomingMessage['headers'],
   text: string,
-  shown: () => string,
+  excerpt: Excerpt,
   schema: z.ZodType<T>,
 ): T {
   let json: unknown;
@@ -221,12 +228,12 @@ function parseBody<T>(
     json = parseJson(text);
   } catch (error) {
     // The parser's own message quotes the body: only the depth guard's is shown.
-    const type = headers['content-type'] ?? 'no content type';
+    const type = excerpt(headers['content-type'] ?? 'no content type', 100);
     const why = (error as Error).message.startsWith('nested')
       ? `, ${(error as Error).message}`
       : '';
     throw new ResponseError(
-      `${label} answered with a body that is not JSON (${type}${why}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
+      `${label} answered with a body that is not JSON (${type}${why}): ${JSON.stringify(excerpt(text, 80))}. Check base-url: it must point at the service's API.`,
     );
   }
   const result = schema.safeParse(json);
@@ -241,34 +248,82 @@ function parseBody<T>(
 const BASE_URL_HINT =
   ". Check base-url: it must be the service's API root, the part before /v2/… (e.g. https://api.example.com, without /api or /v2).";
 
-/** An HTML page (a proxy's or a web server's) instead of the API's JSON: its content type and title. */
+/**
+ * An HTML page (a proxy's or a web server's) instead of the API's JSON: its content type and title. The title is
+ * looked for with indexOf in the first KiBs only (a pattern over the page was quadratic on `<title<title…`), and
+ * quoted after its entities are decoded, so a secret spelled in entities is redacted too.
+ */
 function htmlPage(
   headers: IncomingMessage['headers'],
   text: string,
+  excerpt: Excerpt,
 ): { type: string; title?: string } | undefined {
   const type = headers['content-type'] ?? '';
-  if (!/text\/html/i.test(type) && !/^\s*<(!doctype html|html)[\s>]/i.test(text)) return undefined;
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-  return { type: type || 'no content type', title: title ? cut(title, 80) : undefined };
+  const head = text.slice(0, TITLE_SCAN);
+  if (!/text\/html/i.test(type) && !/^\s*<(!doctype html|html)[\s>]/i.test(head)) return undefined;
+  const title = titleOf(head);
+  return {
+    type: type ? excerpt(type, 100) : 'no content type',
+    title: title ? excerpt(decodeEntities(title), 80) || undefined : undefined,
+  };
+}
+
+/** The text of the first `<title …>…</title>` in `head`, by indexOf: linear in the text, whatever it holds. */
+function titleOf(head: string): string | undefined {
+  for (let at = head.indexOf('<'); at !== -1; at = head.indexOf('<', at + 1)) {
+    if (head.slice(at + 1, at + 6).toLowerCase() !== 'title') continue;
+    if (!/[\s/>]/.test(head.charAt(at + 6))) continue;
+    const open = head.indexOf('>', at + 6);
+    const close = open === -1 ? -1 : head.indexOf('<', open + 1);
+    if (close === -1 || head.slice(close, close + 7).toLowerCase() !== '</title') return undefined;
+    return head.slice(open + 1, close);
+  }
+  return undefined;
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** Numeric and the common named HTML entities as the characters they stand for; others as written. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,5});/gi, (all, e: string) => {
+    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? all;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+    return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
 }
 
 function describePage(page: { type: string; title?: string }): string {
   return `an HTML page (${page.type}${page.title ? `, titled "${page.title}"` : ''}), not the service's JSON`;
 }
 
-function serverMessage(text: string): string {
+/**
+ * What the service said in an error body, quoted through `excerpt`. JSON is redacted again once decoded: a secret
+ * partly \u-escaped on the wire, or split by an escaped control character, only shows as itself after parsing.
+ */
+function serverMessage(text: string, excerpt: Excerpt): string {
   let json: unknown;
   try {
     json = parseJson(text);
   } catch {
-    return cut(text.replace(/\s+/g, ' ').trim(), MESSAGE_LIMIT);
+    return excerpt(text, MESSAGE_LIMIT);
   }
   const parsed = ErrorBody.safeParse(json);
-  if (!parsed.success) return cut(JSON.stringify(json), MESSAGE_LIMIT);
+  if (!parsed.success)
+    return excerpt(JSON.stringify(redactDeep(json, (s) => excerpt(s, Infinity))), MESSAGE_LIMIT);
   const { detail } = parsed.data;
-  if (typeof detail === 'string') return cut(detail, MESSAGE_LIMIT);
+  if (typeof detail === 'string') return excerpt(detail, MESSAGE_LIMIT);
   // FastAPI validation items also carry the rejected `input`, which may hold secret values: only loc and msg are shown.
-  return cut(detail.map((d) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; '), MESSAGE_LIMIT);
+  return excerpt(
+    detail.map((d) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; '),
+    MESSAGE_LIMIT,
+  );
 }
 
 function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {

@@ -1,6 +1,8 @@
 // The action's core run in-process against the simulator, for a fast edit-test loop beside the e2e tests of dist/.
 import type { Logger } from '../../src/logger.ts';
 import { ServiceClient } from '../../src/service/client.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { Sinks } from '../../src/sinks.ts';
 import type { Simulator } from '../simulator/server.ts';
 import { API_KEY } from './setup.ts';
 
@@ -13,6 +15,13 @@ export function memoryLog(): Logger & { lines: string[] } {
     info: (m) => lines.push(m),
     warning: (m) => lines.push(`warning: ${m}`),
   };
+}
+
+/** The action's sinks, hiding `secrets`. */
+export function sinksWith(...secrets: string[]): Sinks {
+  const redactor = new Redactor();
+  for (const secret of secrets) redactor.add(secret);
+  return new Sinks(redactor);
 }
 
 /** A client of the simulator with `timeoutMs` to go; dispose() it after the test. */
@@ -32,7 +41,7 @@ export function clientOf(
       apiKey: API_KEY,
       userAgent: 'agent-deploy-action/test',
       requestTimeoutMs: options.requestTimeoutMs ?? 5000,
-      redact: (text) => text.split(API_KEY).join('***'),
+      excerpt: (text, max) => sinksWith(API_KEY).excerpt(text, max),
       patienceMs: options.patienceMs,
     },
     {

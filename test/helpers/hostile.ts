@@ -38,6 +38,8 @@ export const PAYLOADS: readonly string[] = [
   '\n# heading\n- item\n> quote',
   '@acme/admins @octocat cc:@team',
   '&lt;b&gt;entity&#64;mention',
+  'log in at https://evil.example/login or www.evil.example/reset',
+  '\u202egnp.exe \u2066isolate\u2069 zero\u200bwidth soft\u00adhyphen \ufeffbom',
 ];
 
 /** The payloads that fit where the action allows at most 100 characters (statuses). */
@@ -56,6 +58,10 @@ export const ECHO_FORMS = {
   'base64 at 1': (s: string) => base64(`{${s}}`),
   'base64 at 2': (s: string) => base64(`{"${s}"}`),
   'markdown-escaped': (s: string) => markdownEscape(s),
+  // Split by what a reader does not see: a sink that drops it only after redacting shows the secret whole.
+  'NUL-split': (s: string) => splitEvery(s, '\u0000'),
+  'zero-width-split': (s: string) => splitEvery(s, '\u200b'),
+  'soft-hyphen-split': (s: string) => splitEvery(s, '\u00ad'),
 } satisfies Record<string, (s: string) => string>;
 export type EchoForm = keyof typeof ECHO_FORMS;
 
@@ -64,6 +70,11 @@ export function unicodeEscape(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) out += `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
+}
+
+/** `separator` after every 5 characters: no 8-character piece of the secret is left whole. */
+export function splitEvery(s: string, separator: string): string {
+  return (s.match(/[^]{1,5}/g) ?? []).join(separator);
 }
 
 export function base64(s: string): string {
@@ -513,6 +524,32 @@ export function hugePage(service: HostileService, count: number, bytesEach: numb
       raw: JSON.stringify({ resources: [...others, service.targetDeployment()], offset: count }),
     };
   };
+}
+
+/**
+ * A listing that never ends, every deployment on it named exactly as looked up, with `bytesEach` characters of
+ * filler: a search that keeps every exact match keeps all of it.
+ */
+export function exactNamesForever(service: HostileService, bytesEach: number): Handler {
+  const filler = 'x'.repeat(bytesEach);
+  return (req) => {
+    if (req.query.deployment_ids !== undefined) return undefined;
+    const offset = Number(req.query.offset ?? 0);
+    const resources = Array.from({ length: PAGE_LIMIT }, () => ({
+      ...service.other(0, service.name),
+      image_version: filler,
+    }));
+    return { raw: JSON.stringify({ resources, offset: offset + PAGE_LIMIT }) };
+  };
+}
+
+/**
+ * An HTML page of `bytes` that opens `<title` over and over and never closes one: a pattern that looks for the end
+ * of a title from each opening is quadratic on it.
+ */
+export function titleBomb(bytes: number): Reply {
+  const head = '<!doctype html><html><head>';
+  return { contentType: 'text/html', raw: head + '<title'.repeat((bytes - head.length) / 6) };
 }
 
 /** A FastAPI-looking error whose detail is `depth` nested arrays. */
