@@ -11,6 +11,7 @@ import { outputsOf } from './report/outputs.ts';
 import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
+import { systemClock } from './shared/clock.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './sinks.ts';
@@ -71,7 +72,8 @@ async function deploy(
   process.on('SIGTERM', onSignal);
 
   const clock: RunClock = {
-    deadline: Date.now() + settings.timeoutMs,
+    time: systemClock,
+    deadline: systemClock.now() + settings.timeoutMs,
     signal: controller.signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };

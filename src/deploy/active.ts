@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
-import { compact, sleep } from '../shared/time.ts';
+import { compact } from '../shared/time.ts';
 
 /** The longest the deployment may take to switch to a DEPLOYED revision. */
 const SWITCH_WINDOW_CAP_MS = 30_000;
@@ -24,7 +24,8 @@ export async function confirmActive(
   pollIntervalMs: number,
 ): Promise<Serving> {
   const windowMs = Math.min(3 * pollIntervalMs, SWITCH_WINDOW_CAP_MS);
-  const started = Date.now();
+  const { time } = client.clock;
+  const started = time.now();
   const reader = client.within(started + windowMs, `${compact(windowMs)} allowed for the switch`);
   let gap = Math.min(1000, pollIntervalMs / 4);
   for (;;) {
@@ -37,10 +38,10 @@ export async function confirmActive(
     if (active === ids.revisionId) return { state: 'active', deployment };
     if (active && active !== ids.previous)
       return { state: 'superseded', deployment, activeId: active };
-    const waitedMs = Date.now() - started;
+    const waitedMs = time.now() - started;
     if (waitedMs + gap >= windowMs)
       return { state: 'not-switched', deployment, activeId: active, waitedMs };
-    await sleep(gap, client.clock.signal);
+    await time.sleep(gap, client.clock.signal);
     gap = Math.min(gap * 2, pollIntervalMs);
   }
 }
@@ -50,5 +51,7 @@ export async function reread(
   client: ServiceClient,
   deploymentId: string,
 ): Promise<Deployment | undefined> {
-  return client.within(Date.now() + 10_000, 'final re-read (10s)').getDeployment(deploymentId);
+  return client
+    .within(client.clock.time.now() + 10_000, 'final re-read (10s)')
+    .getDeployment(deploymentId);
 }

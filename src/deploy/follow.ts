@@ -52,7 +52,7 @@ export async function follow(
   const watch = await waitForRevision(
     client,
     ids,
-    { pollIntervalMs: settings.pollIntervalMs, triggeredAt: Date.now() },
+    { pollIntervalMs: settings.pollIntervalMs, triggeredAt: client.clock.time.now() },
     log,
   );
   recordWatch(report, watch);
@@ -112,6 +112,7 @@ export async function follow(
     const seen = await verify(url, settings.verify.timeoutMs, {
       userAgent,
       signal: client.clock.signal,
+      time: client.clock.time,
       log,
     });
     report.verification = seen;
@@ -160,7 +161,7 @@ async function rollbackAndConclude(
   );
   // A window of its own: the failed revision may have used up the run's.
   const window = client.within(
-    Date.now() + settings.timeoutMs,
+    client.clock.time.now() + settings.timeoutMs,
     `timeout ${compact(settings.timeoutMs)} of the rollback`,
   );
   const end = await rollBack(window, { deploymentId, previous }, settings.pollIntervalMs, log);

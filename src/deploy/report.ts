@@ -15,7 +15,7 @@ export type Result =
 
 export interface TimelineEntry {
   status: string;
-  /** When the status was first seen (ms since epoch); the first one starts at the trigger. */
+  /** When the status was first seen (ms on the run's monotonic clock); the first one starts at the trigger. */
   since: number;
   /** When the next status was seen, or the last read for the final one. */
   until: number;
@@ -73,6 +73,7 @@ export interface RunReport {
   revisionId?: string;
   revision?: Revision;
   timeline: TimelineEntry[];
+  /** When the wait started and ended, on the run's monotonic clock (set together). */
   waitStarted?: number;
   waitEnded?: number;
   /** The phase that failed and what to look at next. */

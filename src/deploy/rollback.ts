@@ -29,7 +29,7 @@ export async function rollBack(
     const watch = await waitForRevision(
       client,
       { deploymentId: ids.deploymentId, revisionId },
-      { pollIntervalMs, triggeredAt: Date.now() },
+      { pollIntervalMs, triggeredAt: client.clock.time.now() },
       log,
     );
     if (watch.outcome === 'cancelled') throw new CancelledError();

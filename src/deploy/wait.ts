@@ -5,7 +5,8 @@ import { HttpError, NetworkError } from '../service/errors.ts';
 import { isTransient } from '../service/retry.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
-import { CancelledError, seconds, sleep } from '../shared/time.ts';
+import type { Clock } from '../shared/clock.ts';
+import { CancelledError, seconds } from '../shared/time.ts';
 import type { TimelineEntry } from './report.ts';
 
 /** How a wait ended: a terminal status, the deadline, or the job's cancellation. */
@@ -17,6 +18,7 @@ export interface Watch {
   /** The revision as last read (absent when no read answered). */
   revision?: Revision;
   timeline: TimelineEntry[];
+  /** On the client's clock (monotonic ms), like the timeline. */
   startedAt: number;
   endedAt: number;
 }
@@ -33,7 +35,7 @@ export async function waitForRevision(
   options: { pollIntervalMs: number; triggeredAt: number },
   log: Logger,
 ): Promise<Watch> {
-  const { deadline, signal } = client.clock;
+  const { deadline, signal, time } = client.clock;
   const watch: Watch = {
     outcome: 'timed-out',
     timeline: [],
@@ -45,16 +47,16 @@ export async function waitForRevision(
   let warned = false;
   try {
     for (;;) {
-      const remaining = deadline - Date.now();
+      const remaining = deadline - time.now();
       const pause = client.pace.stretch(gap);
       // The read that falls on the deadline is the last one: a revision that went live meanwhile still counts.
       const lastRead = remaining <= pause;
-      await sleep(Math.max(0, Math.min(pause, remaining)), signal);
+      await time.sleep(Math.max(0, Math.min(pause, remaining)), signal);
       gap = Math.min(gap * 2, options.pollIntervalMs);
       try {
         const revision = await client.send(getRevision(ids.deploymentId, ids.revisionId));
         watch.revision = revision;
-        record(watch, revision.status, ids.revisionId, log);
+        record(watch, revision.status, ids.revisionId, time.now(), log);
         if (!isKnownStatus(revision.status) && !unknownSeen.has(revision.status)) {
           unknownSeen.add(revision.status);
           log.info(
@@ -62,7 +64,7 @@ export async function waitForRevision(
           );
         }
         const outcome = classify(revision.status);
-        if (outcome !== 'in-progress') return end(watch, outcome);
+        if (outcome !== 'in-progress') return end(watch, outcome, time);
       } catch (error) {
         const transient =
           (error instanceof NetworkError || error instanceof HttpError) && isTransient(error);
@@ -70,16 +72,15 @@ export async function waitForRevision(
         if (!warned) log.warning(`Reading the revision failed (${error.message}); still waiting.`);
         warned = true;
       }
-      if (lastRead) return end(watch, 'timed-out');
+      if (lastRead) return end(watch, 'timed-out', time);
     }
   } catch (error) {
-    if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled');
+    if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled', time);
     throw error;
   }
 }
 
-function record(watch: Watch, status: string, revisionId: string, log: Logger): void {
-  const now = Date.now();
+function record(watch: Watch, status: string, revisionId: string, now: number, log: Logger): void {
   const current = watch.timeline.at(-1);
   if (current && current.status === status) {
     current.until = now;
@@ -96,8 +97,8 @@ function record(watch: Watch, status: string, revisionId: string, log: Logger): 
   watch.timeline.push({ status, since: current ? now : watch.startedAt, until: now });
 }
 
-function end(watch: Watch, outcome: WaitOutcome): Watch {
+function end(watch: Watch, outcome: WaitOutcome, time: Clock): Watch {
   watch.outcome = outcome;
-  watch.endedAt = Date.now();
+  watch.endedAt = time.now();
   return watch;
 }

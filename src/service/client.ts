@@ -17,7 +17,7 @@ export class ServiceClient {
   }
 
   static open(settings: HttpSettings, clock: RunClock, log: Logger): ServiceClient {
-    return new ServiceClient(new ServiceHttp(settings, log), clock);
+    return new ServiceClient(new ServiceHttp(settings, log, clock.time), clock);
   }
 
   /** The same client with a deadline of its own (a rollback's window, the short re-read after DEPLOYED). */

@@ -1,5 +1,6 @@
 // When a failed request is tried again, how long to wait first, and when to stop.
 import type { Logger } from '../logger.ts';
+import { type Clock, wallTimeOf } from '../shared/clock.ts';
 import { compact, seconds } from '../shared/time.ts';
 import type { HttpError, NetworkError } from './errors.ts';
 
@@ -65,36 +66,39 @@ export class Pace {
 
 /** One log line when the service starts failing and one when it answers again; the attempts between go to debug. */
 export class Outage {
-  /** When the last request answered 2xx: reads stop retrying `patienceMs` after it. */
-  lastSuccess = Date.now();
+  /** When the last request answered 2xx (on `time`): reads stop retrying `patienceMs` after it. */
+  private lastSuccess: number;
   private since?: number;
   private retries = 0;
   private readonly log: Logger;
+  private readonly time: Clock;
   private readonly patienceMs: number;
 
-  constructor(log: Logger, patienceMs = PATIENCE_MS) {
+  constructor(log: Logger, time: Clock, patienceMs = PATIENCE_MS) {
     this.log = log;
+    this.time = time;
     this.patienceMs = patienceMs;
+    this.lastSuccess = time.now();
   }
 
   /** Whether a retry may still start: the service answered something within the patience. */
-  patient(now = Date.now()): boolean {
-    return now - this.lastSuccess < this.patienceMs;
+  patient(): boolean {
+    return this.time.now() - this.lastSuccess < this.patienceMs;
   }
 
   retrying(label: string, what: string, deadline: number, limit: string): void {
     this.retries++;
     if (this.since !== undefined) return;
-    this.since = Date.now();
+    this.since = this.time.now();
     const giveUp = Math.min(deadline, this.lastSuccess + this.patienceMs);
     const bound = giveUp === deadline ? limit : `${compact(this.patienceMs)} without an answer`;
     this.log.info(
-      `The service answers ${what} to ${label}; retrying until ${utc(giveUp)} (${bound}).`,
+      `The service answers ${what} to ${label}; retrying until ${utc(wallTimeOf(this.time, giveUp))} (${bound}).`,
     );
   }
 
   answered(): void {
-    this.lastSuccess = Date.now();
+    this.lastSuccess = this.time.now();
     if (this.since === undefined) return;
     this.log.info(
       `The service answers again, after ${seconds(this.lastSuccess - this.since)} and ${this.retries} ${this.retries === 1 ? 'retry' : 'retries'}.`,
@@ -106,7 +110,7 @@ export class Outage {
   /** For the error when retries end: how long they went on. */
   summary(): string {
     if (this.since === undefined) return '';
-    return ` Retried ${this.retries} ${this.retries === 1 ? 'time' : 'times'} over ${seconds(Date.now() - this.since)}.`;
+    return ` Retried ${this.retries} ${this.retries === 1 ? 'time' : 'times'} over ${seconds(this.time.now() - this.since)}.`;
   }
 }
 

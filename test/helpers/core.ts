@@ -1,6 +1,7 @@
 // The action's core run in-process against the simulator, for a fast edit-test loop beside the e2e tests of dist/.
 import type { Logger } from '../../src/logger.ts';
 import { ServiceClient } from '../../src/service/client.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import type { Simulator } from '../simulator/server.ts';
 import { API_KEY } from './setup.ts';
 
@@ -36,7 +37,8 @@ export function clientOf(
       patienceMs: options.patienceMs,
     },
     {
-      deadline: Date.now() + (options.timeoutMs ?? 20_000),
+      time: systemClock,
+      deadline: systemClock.now() + (options.timeoutMs ?? 20_000),
       signal: options.signal ?? new AbortController().signal,
       limit: 'timeout (test)',
     },
