@@ -40,6 +40,11 @@ export class NetworkError extends DeployError {
   }
 }
 
+/** A proxy on the way refused the request itself (407, or it could not be reached): never retried. */
+export class ProxyError extends DeployError {
+  override name = 'ProxyError';
+}
+
 /** A response that is not what the interface says. */
 export class ResponseError extends DeployError {
   override name = 'ResponseError';

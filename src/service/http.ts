@@ -7,6 +7,7 @@ import { cut } from '../shared/text.ts';
 import type { Clock } from '../shared/clock.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
+import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
 import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
@@ -198,6 +199,8 @@ export class ServiceHttp {
           false,
         );
       }
+      const viaProxy = proxyFailure(call.method, call.path, url, error);
+      if (viaProxy) throw viaProxy;
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const reason = code || (error as Error).message;
       throw new NetworkError(
