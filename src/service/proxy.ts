@@ -4,7 +4,8 @@ import { getProxyUrl } from '@actions/http-client';
 import { NetworkError, ProxyError } from './errors.ts';
 
 /** How the tunnel @actions/http-client uses reports a CONNECT that failed: the proxy's status, or why it failed. */
-const TUNNEL_FAILED = /^tunneling socket could not be established, (?:statusCode=(\d+)|cause=(.*))$/s;
+const TUNNEL_FAILED =
+  /^tunneling socket could not be established, (?:statusCode=(\d+)|cause=(.*))$/s;
 /** A proxy answering these to CONNECT could not reach the service: an outage on the way, retried like one. */
 const UPSTREAM_DOWN = new Set([502, 503, 504]);
 
