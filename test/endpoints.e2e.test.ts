@@ -187,7 +187,8 @@ describe('listener', () => {
       source_revision_config: { image_uri: IMAGE },
       secrets: [],
     });
-    expect(sim.requestsTo('GET', '/v2/listeners')).toHaveLength(1);
+    // One page, and the empty one that ends the listing.
+    expect(sim.requestsTo('GET', '/v2/listeners')).toHaveLength(2);
     expect(sim.requestsTo('GET', /^\/v2\/listeners\/./)).toHaveLength(0);
     expect(run.outputs).toMatchObject({ result: 'deployed', created: 'true' });
   });
@@ -262,6 +263,7 @@ describe('listener', () => {
     ).toEqual([
       ['100', '0'],
       ['100', '100'],
+      ['100', '150'],
     ]);
     const body = sim.requestsTo('POST', '/v2/deployments')[0]!.body as {
       source_config: { listener_id: string };

@@ -5,8 +5,11 @@ import { API_KEY, INTEGRATION, useSimulator, codehostInputs } from './helpers/se
 const ctx = useSimulator();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
   codehostInputs(ctx.sim, name, extra);
+/** The requests for the first page of a name lookup (the empty page after it ends each lookup). */
 const lookups = () =>
-  ctx.sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
+  ctx.sim
+    .requestsTo('GET', '/v2/deployments')
+    .filter((r) => r.query.name_contains && (r.query.offset ?? '0') === '0');
 
 describe('reads are retried', () => {
   it('retries a listing answered 503 twice, then deploys', async () => {
@@ -218,7 +221,9 @@ describe('answers that are not what the interface says', () => {
 
     expect(run.errors).toEqual([]);
     expect(run.code).toBe(0);
-    expect(lookups()).toHaveLength(2);
+    // Pages one and two, and the empty third that ends the listing.
+    const pages = sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
+    expect(pages.map((r) => r.query.offset ?? '0')).toEqual(['0', '100', '120']);
     expect(sim.requestsTo('PATCH').map((r) => r.path)).toEqual([`/v2/deployments/${target.id}`]);
   });
 

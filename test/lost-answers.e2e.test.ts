@@ -115,3 +115,28 @@ describe('the way to the service', () => {
     expect(run.stdout).not.toContain('retrying until');
   });
 });
+
+describe('listings', () => {
+  it('pages on past a page shorter than limit (a server that caps pages at 40): no duplicate is created', async () => {
+    const { sim } = ctx;
+    sim.addDeployments(45, (i) => `my-agent-${i}`);
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.pageCap = 40;
+
+    const run = await runAction({ inputs: codehost('my-agent') });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      created: 'false',
+      'deployment-id': dep.id,
+      'revision-created': 'true',
+    });
+    const pages = sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
+    // 40, 6, then the empty page that ends the listing.
+    expect(pages.map((r) => r.query.offset ?? '0')).toEqual(['0', '40', '46']);
+    expect(sim.requestsTo('POST', '/v2/deployments')).toEqual([]);
+    expect(sim.deploymentsNamed('my-agent')).toHaveLength(1);
+    expect(newRevisions(dep.id)).toBe(1);
+  });
+});

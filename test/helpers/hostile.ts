@@ -388,8 +388,11 @@ export class HostileService extends LoopbackFake {
       case 'revision':
         return { body: this.revision(parts[5]!) };
       case 'listeners': {
-        const listeners = Array.from({ length: 3 }, () => this.listener(randomUUID()));
-        return { body: { resources: listeners, offset: listeners.length } };
+        // One page of three, then the empty page that ends the listing.
+        const offset = Number(req.query.offset ?? 0);
+        const count = offset === 0 ? 3 : 0;
+        const listeners = Array.from({ length: count }, () => this.listener(randomUUID()));
+        return { body: { resources: listeners, offset: offset + count } };
       }
       case 'listener':
         return { body: this.listener(parts[3]!) };
