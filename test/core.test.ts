@@ -116,7 +116,7 @@ describe('the wait', () => {
     return waitForRevision(
       client,
       { deploymentId: dep.id, revisionId: rev.id },
-      { pollIntervalMs: 1000, triggeredAt: systemClock.now() },
+      { pollIntervalMs: 1000, triggeredAt: systemClock.now(), fresh: true },
       memoryLog(),
     );
   };

@@ -140,3 +140,96 @@ describe('listings', () => {
     expect(newRevisions(dep.id)).toBe(1);
   });
 });
+
+describe('the wait', () => {
+  it('waits through 404s on the revision it just made while the service catches up (2 s)', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.revisionVisibleAfterMs = 2000;
+
+    const run = await runAction({ inputs: codehost('my-agent') });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      'revision-status': 'DEPLOYED',
+      'revision-created': 'true',
+      'revision-id': sim.deployment(dep.id)!.latest_revision_id!,
+    });
+    expect(
+      sim.requestsTo('GET', /\/revisions\//).filter((r) => r.status === 404).length,
+    ).toBeGreaterThan(0);
+    expect(run.stdout).toContain('answers 404 just after it was made');
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
+    expect(newRevisions(dep.id)).toBe(1);
+  });
+
+  it('reads again after an HTML page and an empty object answered to status reads', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([{ status: 'BUILDING', ms: 1500 }, { status: 'DEPLOYED' }]);
+    sim.fault({
+      method: 'GET',
+      path: /\/revisions\//,
+      status: 200,
+      rawBody: '<html><head><title>Wi-Fi sign-in</title></head></html>',
+    });
+    sim.fault({ method: 'GET', path: /\/revisions\//, status: 200, body: {} });
+
+    const run = await runAction({ inputs: codehost('my-agent') });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({ result: 'deployed', 'revision-status': 'DEPLOYED' });
+    expect(run.stdout).toContain('Wi-Fi sign-in');
+    expect(sim.requestsTo('GET', /\/revisions\//).length).toBeGreaterThanOrEqual(3);
+    expect(newRevisions(dep.id)).toBe(1);
+  });
+
+  it('ends the run on the third malformed status answer in a row', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([{ status: 'BUILDING' }]);
+    sim.fault({ method: 'GET', path: /\/revisions\//, status: 200, body: {}, times: 3 });
+
+    const run = await runAction({ inputs: codehost('my-agent') });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({
+      result: 'failed',
+      'revision-id': sim.deployment(dep.id)!.latest_revision_id!,
+    });
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain('answered with an unexpected body');
+    expect(run.errors[0]).toContain('3 answers in a row');
+    expect(sim.requestsTo('GET', /\/revisions\//)).toHaveLength(3);
+  });
+
+  it('a failed re-read after a timed-out wait leaves the result timed-out', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([{ status: 'BUILDING' }]);
+    sim.fault({
+      method: 'GET',
+      path: '/v2/deployments',
+      match: (r) => r.query.deployment_ids !== undefined,
+      status: 503,
+      forMs: 60_000,
+    });
+
+    const run = await runAction({
+      inputs: codehost('my-agent', { timeout: '2s' }),
+      env: { AGENT_DEPLOY_PATIENCE_MS: '1000' },
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({
+      result: 'timed-out',
+      'deployment-id': dep.id,
+      'revision-id': sim.deployment(dep.id)!.latest_revision_id!,
+      'revision-status': 'BUILDING',
+    });
+    expect(run.summary).toContain('Failed in: wait');
+    expect(run.stdout).toContain('The final re-read of the deployment failed');
+    expect(newRevisions(dep.id)).toBe(1);
+  });
+});

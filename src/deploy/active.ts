@@ -1,7 +1,8 @@
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
-import { compact } from '../shared/time.ts';
+import type { Logger } from '../logger.ts';
+import { CancelledError, compact } from '../shared/time.ts';
 
 /** The longest the deployment may take to switch to a DEPLOYED revision. */
 const SWITCH_WINDOW_CAP_MS = 30_000;
@@ -46,12 +47,25 @@ export async function confirmActive(
   }
 }
 
-/** A re-read for the final outputs, in a short window of its own: the run's may be used up by a timed-out wait. */
+/**
+ * A re-read for the final outputs, in a short window of its own: the run's may be used up by a timed-out wait. It
+ * only refreshes what the outputs show, so its failure is a warning (the deployment stays as last read), not the
+ * run's result; a cancel goes on.
+ */
 export async function reread(
   client: ServiceClient,
   deploymentId: string,
+  log: Logger,
 ): Promise<Deployment | undefined> {
-  return client
-    .within(client.clock.time.now() + 10_000, 'final re-read (10s)')
-    .getDeployment(deploymentId);
+  try {
+    return await client
+      .within(client.clock.time.now() + 10_000, 'final re-read (10s)')
+      .getDeployment(deploymentId);
+  } catch (error) {
+    if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+    log.warning(
+      `The final re-read of the deployment failed (${(error as Error).message}); the outputs show it as last read.`,
+    );
+    return undefined;
+  }
 }

@@ -52,7 +52,11 @@ export async function follow(
   const watch = await waitForRevision(
     client,
     ids,
-    { pollIntervalMs: settings.pollIntervalMs, triggeredAt: client.clock.time.now() },
+    {
+      pollIntervalMs: settings.pollIntervalMs,
+      triggeredAt: client.clock.time.now(),
+      fresh: report.revisionCreated,
+    },
     log,
   );
   recordWatch(report, watch);
@@ -61,7 +65,7 @@ export async function follow(
   const status = watch.revision?.status ?? 'unknown';
 
   if (watch.outcome !== 'deployed') {
-    report.deployment = (await reread(client, written.id)) ?? written;
+    report.deployment = (await reread(client, written.id, log)) ?? written;
     const verdict = settle(watch.outcome, revisionId, status, {
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
@@ -166,7 +170,6 @@ async function rollbackAndConclude(
   );
   const end = await rollBack(window, { deploymentId, previous }, settings.pollIntervalMs, log);
   report.rollback = { revisionId: end.revisionId, status: end.status, ok: end.ok };
-  report.deployment =
-    (await reread(client, deploymentId).catch(() => undefined)) ?? report.deployment;
+  report.deployment = (await reread(client, deploymentId, log)) ?? report.deployment;
   conclude(report, afterRollback({ revisionId, status, why }, previous, end, window.clock.limit));
 }

@@ -29,7 +29,11 @@ export async function rollBack(
     const watch = await waitForRevision(
       client,
       { deploymentId: ids.deploymentId, revisionId },
-      { pollIntervalMs, triggeredAt: client.clock.time.now() },
+      {
+        pollIntervalMs,
+        triggeredAt: client.clock.time.now(),
+        fresh: revisionId !== ids.previous,
+      },
       log,
     );
     if (watch.outcome === 'cancelled') throw new CancelledError();

@@ -106,7 +106,13 @@ export class ServiceHttp {
         failure = new HttpError(status, {
           request,
           server: page ? describePage(page) : serverMessage(shown()),
-          hint: elsewhere ? BASE_URL_HINT : status === 404 ? `. ${call.notFound}` : undefined,
+          // A gateway's 5xx page is an outage on the way, not a wrong base-url: the status's own advice.
+          hint:
+            elsewhere && !(page && status >= 500)
+              ? BASE_URL_HINT
+              : status === 404
+                ? `. ${call.notFound}`
+                : undefined,
           retryAfterMs: retryAfterMs(headers),
         });
       } catch (error) {
