@@ -233,3 +233,19 @@ describe('the wait', () => {
     expect(newRevisions(dep.id)).toBe(1);
   });
 });
+
+describe('one repo-url rule', () => {
+  it('a repo-url ending in .git matches the deployment on update as it does on create', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    const repoUrl = `${dep.source_config.repo_url!.toUpperCase().replace('HTTPS', 'https')}.git/`;
+
+    const run = await runAction({ inputs: codehost('my-agent', { 'repo-url': repoUrl }) });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({ result: 'deployed', 'deployment-id': dep.id });
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
+    expect(sim.deploymentsNamed('my-agent')).toHaveLength(1);
+    expect(newRevisions(dep.id)).toBe(1);
+  });
+});

@@ -31,3 +31,13 @@ export function absoluteHttpUrl(url: string): string | undefined {
 export function withoutCredentials(text: string): string {
   return text.replace(/\/\/.*@/s, '//***@');
 }
+
+/** The one rule for two repository URLs naming the same repository: case, a `.git` suffix and trailing `/` aside. */
+export function sameRepoUrl(a: string, b: string): boolean {
+  const norm = (u: string) =>
+    u
+      .trim()
+      .toLowerCase()
+      .replace(/(\.git)?\/*$/, '');
+  return norm(a) === norm(b);
+}
