@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import pkg from '../package.json' with { type: 'json' };
 import { runCommand } from './commands/index.ts';
 import { describeTarget } from './deploy/lookup.ts';
+import { unansweredWrite } from './deploy/outcome.ts';
 import { newReport, type Plan, type RunReport } from './deploy/report.ts';
 import { type GitHubContext, plannedGitHubWork, readGitHubContext } from './github/context.ts';
 import type { GitHubSession } from './github/session.ts';
@@ -224,13 +225,14 @@ async function publish(
     return;
   }
   const message = report.failure?.message ?? `Result: ${report.result}`;
-  core.setFailed(
-    sinks.logLine(
-      report.cancelled && report.revisionId
-        ? `${message} Revision ${report.revisionId} keeps going on the service.`
-        : message,
-    ),
-  );
+  const left = !report.cancelled
+    ? ''
+    : report.pendingWrite
+      ? ` ${unansweredWrite(report.pendingWrite)}`
+      : report.revisionId
+        ? ` Revision ${report.revisionId} keeps going on the service.`
+        : '';
+  core.setFailed(sinks.logLine(`${message}${left}`));
 }
 
 /** What the inputs say, for the rows the service did not answer; only deploy has a source, ref and image. */

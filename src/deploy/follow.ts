@@ -28,14 +28,15 @@ export interface FollowContext {
   userAgent: string;
 }
 
+/** Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. */
 export async function follow(
-  { client, report, log, userAgent }: FollowContext,
+  ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   written: Deployment,
-  chosenRevision?: string,
+  revisionId: string | undefined,
 ): Promise<void> {
+  const { client, report, log, userAgent } = ctx;
   report.deployment = written;
-  const revisionId = written.latest_revision_id ?? chosenRevision;
   report.revisionId = revisionId;
   if (!revisionId)
     throw new DeployError(
@@ -65,17 +66,23 @@ export async function follow(
   const status = watch.revision?.status ?? 'unknown';
 
   if (watch.outcome !== 'deployed') {
-    report.deployment = (await reread(client, written.id, log)) ?? written;
+    const deployment = (await reread(client, written.id, log)) ?? written;
+    report.deployment = deployment;
     const verdict = settle(watch.outcome, revisionId, status, {
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
     });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
-      return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {
-        why: `ended ${status}`,
-        status,
-        verdict,
-      });
+      return rollbackAndConclude(
+        ctx,
+        settings,
+        { deployment, revisionId },
+        {
+          why: `ended ${status}`,
+          status,
+          verdict,
+        },
+      );
     if (watch.outcome === 'timed-out' && settings.rollbackOnFailure)
       report.notes.push(noRollbackAfterTimeout(revisionId, report.previousRevisionId));
     return conclude(report, verdict);
@@ -124,11 +131,16 @@ export async function follow(
       const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${compact(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
       const verdict = failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED'));
       if (settings.rollbackOnFailure)
-        return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {
-          why,
-          status: 'DEPLOYED',
-          verdict,
-        });
+        return rollbackAndConclude(
+          ctx,
+          settings,
+          { deployment: serving.deployment, revisionId },
+          {
+            why,
+            status: 'DEPLOYED',
+            verdict,
+          },
+        );
       return conclude(report, verdict);
     }
   }
@@ -148,11 +160,12 @@ function recordWatch(report: RunReport, watch: Watch): void {
  * to, the run ends with the verdict it had without a rollback.
  */
 async function rollbackAndConclude(
-  { client, report, log }: FollowContext,
+  ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
-  { deploymentId, revisionId }: { deploymentId: string; revisionId: string },
+  { deployment, revisionId }: { deployment: Deployment; revisionId: string },
   broken: { why: string; status: string; verdict: Verdict },
 ): Promise<void> {
+  const { client, report, log } = ctx;
   const { why, status } = broken;
   const previous = report.previousRevisionId;
   if (!previous || previous === revisionId) {
@@ -168,8 +181,13 @@ async function rollbackAndConclude(
     client.clock.time.now() + settings.timeoutMs,
     `timeout ${compact(settings.timeoutMs)} of the rollback`,
   );
-  const end = await rollBack(window, { deploymentId, previous }, settings.pollIntervalMs, log);
+  const end = await rollBack(
+    { ...ctx, client: window },
+    deployment,
+    previous,
+    settings.pollIntervalMs,
+  );
   report.rollback = { revisionId: end.revisionId, status: end.status, ok: end.ok };
-  report.deployment = (await reread(client, deploymentId, log)) ?? report.deployment;
+  report.deployment = (await reread(client, deployment.id, log)) ?? report.deployment;
   conclude(report, afterRollback({ revisionId, status, why }, previous, end, window.clock.limit));
 }

@@ -82,9 +82,18 @@ export interface RunReport {
   rollback?: Rollback;
   verification?: Verification;
   cancelled?: boolean;
+  /** A write sent whose outcome this run does not know yet: what a cancel now leaves possibly applied. */
+  pendingWrite?: PendingWrite;
   /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
   phase?: string;
   notes: string[];
+}
+
+export interface PendingWrite {
+  /** "PATCH /v2/deployments/…" */
+  request: string;
+  /** Where to look: "deployment 'my-agent' (…)". */
+  check: string;
 }
 
 export function newReport(command?: Command): RunReport {

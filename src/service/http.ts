@@ -164,7 +164,7 @@ export class ServiceHttp {
     const limitMs = Math.ceil(Math.min(this.settings.requestTimeoutMs, left));
     const timeLimit = AbortSignal.timeout(limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
-    const cancel = call.retry === 'write' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
+    const cancel = call.retry !== 'read' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
     const signal = AbortSignal.any([cancel?.signal ?? clock.signal, timeLimit]);
     this.signalHandler.signal = signal;
     const data = call.body === undefined ? null : JSON.stringify(call.body);
@@ -197,7 +197,7 @@ export class ServiceHttp {
       if (error instanceof ResponseError) throw error;
       if (timeLimit.aborted) {
         if (limitMs < this.settings.requestTimeoutMs)
-          throw new DeadlineError(call.method, call.path, clock.limit);
+          throw new DeadlineError(call.method, call.path, clock.limit, true);
         throw new NetworkError(
           call.method,
           call.path,
