@@ -510,6 +510,42 @@ describe('a write answered by another change', () => {
   });
 });
 
+describe('newer and older revisions by created_at', () => {
+  it('an older revision that goes live after this one is not taken for a newer one: the run fails naming both', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    // Another job's revision, made a moment before this run's, goes live right after this run's.
+    const seeded = dep.active_revision_id;
+    const older = sim.addRevision(dep.id, [{ status: 'BUILDING' }], { repo_ref: 'other-branch' });
+    sim.onRevisionStatus = (deploymentId, revisionId, status) => {
+      if (status === 'DEPLOYED' && revisionId !== older.id && revisionId !== seeded)
+        sim.activate(deploymentId, older.id);
+    };
+
+    try {
+      const run = await runAction({ inputs: codehost('my-agent', { 'repo-ref': 'feature' }) });
+
+      expect(run.code).toBe(1);
+      const ours = run.outputs['revision-id']!;
+      expect(sim.revision(dep.id, ours)!.source_revision_config.repo_ref).toBe('feature');
+      expect(run.outputs).toMatchObject({
+        result: 'failed',
+        'revision-status': 'DEPLOYED',
+        'revision-created': 'true',
+      });
+      expect(run.errors[0]).toContain(`Revision ${ours} is DEPLOYED`);
+      expect(run.errors[0]).toContain(older.id);
+      expect(run.stdout).not.toContain('superseded');
+      expect(
+        sim.requestsTo('GET', `/v2/deployments/${dep.id}/revisions/${older.id}`).length,
+      ).toBeGreaterThan(0);
+      expect(newRevisions(dep.id, 2)).toBe(1);
+    } finally {
+      sim.onRevisionStatus = undefined;
+    }
+  });
+});
+
 describe('cancellation with a write in flight', () => {
   it('a PATCH still unanswered at the cancel is reported as possibly applied, naming the deployment', async () => {
     const { sim } = ctx;

@@ -1,3 +1,4 @@
+import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
@@ -10,18 +11,20 @@ const SWITCH_WINDOW_CAP_MS = 30_000;
 /** Which revision the deployment serves once this run's revision is DEPLOYED. */
 export type Serving =
   | { state: 'active'; deployment: Deployment }
-  /** Another revision, not the one active before this run, is active now: a newer deploy won. */
+  /** A revision created after this run's is active now: a newer deploy won. */
   | { state: 'superseded'; deployment: Deployment; activeId: string }
-  /** The revision active before this run (or none) is still active when the window ends. */
+  /** An older revision (the one active before this run, or another), or none, is active when the window ends. */
   | { state: 'not-switched'; deployment: Deployment; activeId: string | null; waitedMs: number };
 
 /**
  * Re-reads the deployment until its active_revision_id is this run's revision. The service may switch a moment
- * after DEPLOYED, so it is re-read within a short window of its own (3 poll intervals, at most 30 s).
+ * after DEPLOYED, so it is re-read within a short window of its own (3 poll intervals, at most 30 s). Another
+ * active revision is newer only when its created_at (endpoint 8) is later than this one's: another job's older
+ * revision that went live last is not a newer deploy.
  */
 export async function confirmActive(
   client: ServiceClient,
-  ids: { deploymentId: string; revisionId: string; previous?: string },
+  ids: { deploymentId: string; revisionId: string; createdAt: string; previous?: string },
   pollIntervalMs: number,
 ): Promise<Serving> {
   const windowMs = Math.min(3 * pollIntervalMs, SWITCH_WINDOW_CAP_MS);
@@ -29,6 +32,7 @@ export async function confirmActive(
   const started = time.now();
   const reader = client.within(started + windowMs, `${compact(windowMs)} allowed for the switch`);
   let gap = Math.min(1000, pollIntervalMs / 4);
+  const newer = newerThan(reader, ids.deploymentId, ids.createdAt);
   for (;;) {
     const deployment = await reader.getDeployment(ids.deploymentId);
     if (!deployment)
@@ -37,7 +41,7 @@ export async function confirmActive(
       );
     const active = deployment.active_revision_id;
     if (active === ids.revisionId) return { state: 'active', deployment };
-    if (active && active !== ids.previous)
+    if (active && active !== ids.previous && (await newer(active)))
       return { state: 'superseded', deployment, activeId: active };
     const waitedMs = time.now() - started;
     if (waitedMs + gap >= windowMs)
@@ -45,6 +49,33 @@ export async function confirmActive(
     await time.sleep(gap, client.clock.signal);
     gap = Math.min(gap * 2, pollIntervalMs);
   }
+}
+
+/**
+ * Whether a revision of the deployment was created after `createdAt`, each read once. A revision that cannot be
+ * read, or a time that cannot be parsed, is not taken for newer: the switch is then waited for as usual.
+ */
+function newerThan(
+  client: ServiceClient,
+  deploymentId: string,
+  createdAt: string,
+): (revisionId: string) => Promise<boolean> {
+  const ours = Date.parse(createdAt);
+  const known = new Map<string, Promise<boolean>>();
+  return (revisionId) => {
+    let newer = known.get(revisionId);
+    if (!newer) {
+      newer = client.send(getRevision(deploymentId, revisionId)).then(
+        (revision) => Date.parse(revision.created_at) > ours,
+        (error: unknown) => {
+          if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+          return false;
+        },
+      );
+      known.set(revisionId, newer);
+    }
+    return newer;
+  };
 }
 
 /**

@@ -91,14 +91,21 @@ export async function follow(
   report.phase = 'activate';
   const serving = await confirmActive(
     client,
-    { ...ids, previous: report.previousRevisionId },
+    {
+      ...ids,
+      // A DEPLOYED outcome comes from a revision read.
+      createdAt: watch.revision?.created_at ?? '',
+      previous: report.previousRevisionId,
+    },
     settings.pollIntervalMs,
   );
   report.deployment = serving.deployment;
   if (serving.state === 'not-switched') {
-    const still = serving.activeId
-      ? `still serves revision ${serving.activeId}`
-      : 'has no active revision';
+    const still = !serving.activeId
+      ? 'has no active revision'
+      : serving.activeId === report.previousRevisionId
+        ? `still serves revision ${serving.activeId}`
+        : `serves revision ${serving.activeId}, created before this one,`;
     return conclude(
       report,
       failed(
