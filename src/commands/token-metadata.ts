@@ -3,7 +3,7 @@ import { conclude } from '../deploy/report.ts';
 import { success } from '../deploy/outcome.ts';
 import type { TokenMetadataSettings } from '../inputs/index.ts';
 import { updateTokenMetadata } from '../service/calls.ts';
-import { DeployError, HttpError } from '../service/errors.ts';
+import { CancelledError, DeployError, HttpError } from '../service/errors.ts';
 import type { CommandContext } from './index.ts';
 
 /** PATCH a provider token's label and/or default flag: only the fields given. */
@@ -17,7 +17,12 @@ export async function tokenMetadata(
     return conclude(report, success('planned'));
   }
   report.phase = 'token-metadata';
+  report.pendingWrite = {
+    request: `${call.method} ${call.path}`,
+    check: `token ${settings.tokenId}`,
+  };
   const token = await client.send(call).catch((error: unknown) => {
+    if (!(error instanceof CancelledError)) report.pendingWrite = undefined;
     // The generic 403 hint is about the key and tenant; here the usual cause is ownership.
     if (error instanceof HttpError && error.status === 403) {
       throw new DeployError(
@@ -26,6 +31,7 @@ export async function tokenMetadata(
     }
     throw error;
   });
+  report.pendingWrite = undefined;
   const changes = Object.entries(settings.metadata).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
   log.info(`Token ${token.id} updated: ${changes.join(', ')}`);
   report.notes.push(`Token ${token.id} updated: ${changes.join(', ')}.`);

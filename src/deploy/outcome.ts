@@ -42,7 +42,7 @@ export function settle(
 
 /** What a cancel leaves behind when a write had not answered: it may have been applied all the same. */
 export function unansweredWrite({ request, check }: PendingWrite): string {
-  return `${request} had no answer when the job was cancelled: it may have been applied. Check ${check} on the service (or run this action with command: status) before running the job again.`;
+  return `${request} had no answer when the job was cancelled: it may have been applied. Check ${check} on the service before running the job again.`;
 }
 
 /** The note when a timed-out revision is not rolled back. */
