@@ -122,8 +122,12 @@ describe('listings', () => {
     sim.addDeployments(45, (i) => `my-agent-${i}`);
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.pageCap = 40;
+    sim.duplicateNames = true;
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    // All a create needs is given: a lookup that missed the deployment would make a second one.
+    const run = await runAction({
+      inputs: codehost('my-agent', { 'repo-url': dep.source_config.repo_url! }),
+    });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({
@@ -350,6 +354,8 @@ describe('a create is never sent again on a guess', () => {
 
   it('a create applied and then answered 503 with Retry-After is found by the lookup, not sent again', async () => {
     const { sim } = ctx;
+    // A service that allows two deployments of one name: a second create would make a second.
+    sim.duplicateNames = true;
     sim.fault({
       method: 'POST',
       path: '/v2/deployments',

@@ -418,6 +418,14 @@ describe('lost answers, races and lag (issue 18)', () => {
     expect((await call('GET', path)).status).toBe(200);
   });
 
+  it('creates a second deployment of a taken name with duplicateNames', async () => {
+    sim.addDeployment({ name: 'agent-d' });
+    expect((await call('POST', '/v2/deployments', codehostCreate('agent-d'))).status).toBe(409);
+    sim.duplicateNames = true;
+    expect((await call('POST', '/v2/deployments', codehostCreate('agent-d'))).status).toBe(201);
+    expect(sim.deploymentsNamed('agent-d')).toHaveLength(2);
+  });
+
   it('caps its pages whatever limit asks, the offset advancing by what it gave', async () => {
     sim.addDeployments(7, (i) => `x-${i}`);
     sim.pageCap = 3;

@@ -205,8 +205,9 @@ async function checkAnswer(
   }
   if (concurrent || lastSeen.kind === 'other') {
     const latest =
-      lastSeen.kind === 'other'
-        ? ` The latest revision is ${lastSeen.revisionId}, with ${describeValues(lastSeen.values)}.`
+      lastSeen.kind === 'other' &&
+      (seen.kind !== 'other' || lastSeen.revisionId !== seen.revisionId)
+        ? ` The latest revision is now ${lastSeen.revisionId}, with ${describeValues(lastSeen.values)}.`
         : '';
     throw new DeployError(
       `${concurrent ?? `${label} answered without a revision of this run's.`}${latest} No revision with this run's values is the latest after ${RECHECK_GAPS_MS.length} re-reads, so none is followed or reported as this run's: another job's revision may have replaced it. ${oneAtATime(name)}`,

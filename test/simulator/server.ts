@@ -514,6 +514,8 @@ export class Simulator {
   revisionVisibleAfterMs = 0;
   /** How far the `Date` header of every answer is from this machine's clock (a server with a skewed clock). */
   dateSkewMs = 0;
+  /** Creates a second deployment of a name that exists instead of answering 409 (some services allow it). */
+  duplicateNames = false;
   activeSwitch: ActiveSwitch = 'immediate';
   rateLimit?: RateLimit;
   /** How many answers were sent per status code (faults and 429s included). */
@@ -595,6 +597,7 @@ export class Simulator {
     this.pageCap = undefined;
     this.revisionVisibleAfterMs = 0;
     this.dateSkewMs = 0;
+    this.duplicateNames = false;
   }
 
   requestsTo(method: string, pathPattern?: string | RegExp): RecordedRequest[] {
@@ -1303,7 +1306,7 @@ export class Simulator {
         ]);
       }
     }
-    if (this.deps.some((s) => s.dep.name === body.name)) {
+    if (!this.duplicateNames && this.deps.some((s) => s.dep.name === body.name)) {
       return detail(409, `Deployment with name '${body.name}' already exists.`);
     }
 
