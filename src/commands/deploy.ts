@@ -6,7 +6,13 @@ import { conclude } from '../deploy/report.ts';
 import { changedFields, createBody, patchBody } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
 import { checkVerifiable } from '../deploy/verify.ts';
-import { carries, describeValues, valuesOf, writeDeployment } from '../deploy/write.ts';
+import {
+  carries,
+  describeValues,
+  valuesOf,
+  whilePending,
+  writeDeployment,
+} from '../deploy/write.ts';
 import type { DeploySettings } from '../inputs/index.ts';
 import { createDeployment, patchDeployment } from '../service/calls.ts';
 import { CancelledError, DeployError, HttpError } from '../service/errors.ts';
@@ -120,26 +126,32 @@ async function update(
  * come-back-later (429, 503 with Retry-After); otherwise the run ends: a create is never sent again on a guess.
  */
 async function createOnce(
+  ctx: CommandContext,
+  body: CreateDeploymentBody,
+): Promise<{ deployment: Deployment; ours: boolean }> {
+  const pending = {
+    request: 'POST /v2/deployments',
+    check: `the deployments named '${body.name}'`,
+  };
+  return whilePending(ctx, pending, () => createUntilKnown(ctx, body));
+}
+
+async function createUntilKnown(
   { client, report, log }: CommandContext,
   body: CreateDeploymentBody,
 ): Promise<{ deployment: Deployment; ours: boolean }> {
   const { name } = body;
+  const pending = report.pendingWrite;
   for (let sends = 1; ; sends++) {
-    if (client.clock.signal.aborted) throw new CancelledError();
-    report.pendingWrite = {
-      request: 'POST /v2/deployments',
-      check: `the deployments named '${name}'`,
-    };
+    if (sends > 1) {
+      if (client.clock.signal.aborted) throw new CancelledError();
+      report.pendingWrite = pending;
+    }
     try {
-      const deployment = await client.send(createDeployment(body));
-      report.pendingWrite = undefined;
-      return { deployment, ours: true };
+      return { deployment: await client.send(createDeployment(body)), ours: true };
     } catch (error) {
       const taken = error instanceof HttpError && error.status === 409;
-      if (!taken && !outcomeUnknown(error)) {
-        if (!(error instanceof CancelledError)) report.pendingWrite = undefined;
-        throw error;
-      }
+      if (!taken && !outcomeUnknown(error)) throw error;
       log.warning(
         taken
           ? `Create answered 409: a deployment named '${name}' exists now; looking it up.`
@@ -147,7 +159,6 @@ async function createOnce(
       );
       const found = await findByName(client, name);
       if (found) {
-        report.pendingWrite = undefined;
         // A 409 to the first send is the service saying another change holds the name; after an earlier send
         // whose outcome was unknown, or any other failure, the deployment may be this run's: its values tell.
         const ours = (!taken || sends > 1) && madeFrom(found, body);

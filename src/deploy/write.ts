@@ -9,6 +9,7 @@ import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas
 import { cut } from '../shared/text.ts';
 import { seconds } from '../shared/time.ts';
 import type { FollowContext } from './follow.ts';
+import type { PendingWrite } from './report.ts';
 
 /** The revision-level values a revision is told apart by. */
 export type Values = SourceRevisionConfigRequest;
@@ -88,9 +89,44 @@ export function describeValues(values: Values): string {
  * followed by a re-read of the deployment: a new latest revision that carries the values is this write's; the
  * latest unchanged means it did not take effect, and it is sent again within mayResend's bounds; another
  * change's revision ends the run, as it cannot tell whether its own write took effect. An answer is checked
- * against the intent the same way. While a send is unanswered, `report.pendingWrite` says so for a cancel.
+ * against the intent the same way.
  */
 export async function writeDeployment(
+  ctx: FollowContext,
+  call: Call<Deployment>,
+  intent: Intent,
+): Promise<Written> {
+  const { before } = intent;
+  return whilePending(
+    ctx,
+    { request: `${call.method} ${call.path}`, check: `deployment '${before.name}' (${before.id})` },
+    () => sendUntilKnown(ctx, call, intent),
+  );
+}
+
+/**
+ * Runs `work`, a write and what tells its outcome, with `write` recorded in the report: a cancel meanwhile reports
+ * it as possibly applied. The record goes when `work` ends any other way (its error tells what is known); `work`
+ * clears it while nothing is in flight (before a write goes again) and sets it back before sending.
+ */
+export async function whilePending<T>(
+  { client, report }: FollowContext,
+  write: PendingWrite,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (client.clock.signal.aborted) throw new CancelledError();
+  report.pendingWrite = write;
+  try {
+    const done = await work();
+    report.pendingWrite = undefined;
+    return done;
+  } catch (error) {
+    if (!client.clock.signal.aborted) report.pendingWrite = undefined;
+    throw error;
+  }
+}
+
+async function sendUntilKnown(
   ctx: FollowContext,
   call: Call<Deployment>,
   intent: Intent,
@@ -98,24 +134,23 @@ export async function writeDeployment(
   const { client, report, log } = ctx;
   const { before } = intent;
   const label = `${call.method} ${call.path}`;
+  const pending = report.pendingWrite;
   for (let sends = 1; ; sends++) {
-    if (client.clock.signal.aborted) throw new CancelledError();
-    report.pendingWrite = { request: label, check: `deployment '${before.name}' (${before.id})` };
+    if (sends > 1) {
+      if (client.clock.signal.aborted) throw new CancelledError();
+      report.pendingWrite = pending;
+    }
     let answer: Deployment;
     try {
       answer = await client.send(call);
     } catch (error) {
-      if (!outcomeUnknown(error)) {
-        if (!(error instanceof CancelledError)) report.pendingWrite = undefined;
-        throw error;
-      }
+      if (!outcomeUnknown(error)) throw error;
       log.warning(
         `${error.message} It may have taken effect: re-reading deployment '${before.name}' before anything else.`,
       );
       const now = await rereadAfter(client, before, error);
       const seen = await sight(now, intent, false);
       if (seen.kind === 'ours') {
-        report.pendingWrite = undefined;
         log.info(
           `It did: revision ${seen.revisionId} is new and carries ${describeValues(await intent.values())}. Following it.`,
         );
@@ -141,7 +176,6 @@ export async function writeDeployment(
       await client.clock.time.sleep(delay, client.clock.signal);
       continue;
     }
-    report.pendingWrite = undefined;
     return checkAnswer(ctx, label, answer, intent);
   }
 }
