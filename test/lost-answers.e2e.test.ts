@@ -286,7 +286,7 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
       });
       expect(sim.requestsTo('PATCH')).toHaveLength(1);
       expect(newRevisions(dep.id)).toBe(1);
-      expect(run.stdout).toContain(`It did: revision ${ours} is new`);
+      expect(run.stdout).toContain(`It did: the latest revision is now ${ours}`);
       expect(run.stdout).not.toContain('Check base-url');
     },
   );

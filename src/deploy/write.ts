@@ -1,6 +1,7 @@
 // A write of an existing deployment (PATCH, redeploy) whose effect the run must know. When its answer is lost, the
 // deployment is re-read before anything else; when it answers, the answer is checked against the request. Either
 // way the revision the run follows carries what it sent: another change's revision is never reported as its own.
+// whilePending, which every write goes through, tells a cancel which write may have been applied.
 import { type Call, getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { CancelledError, DeployError } from '../service/errors.ts';
@@ -152,7 +153,7 @@ async function sendUntilKnown(
       const seen = await sight(now, intent, false);
       if (seen.kind === 'ours') {
         log.info(
-          `It did: revision ${seen.revisionId} is new and carries ${describeValues(await intent.values())}. Following it.`,
+          `It did: the latest revision is now ${seen.revisionId}, with ${describeValues(await intent.values())}. Following it.`,
         );
         return { deployment: now, revisionId: seen.revisionId };
       }
@@ -287,6 +288,6 @@ function gone(before: Deployment): DeployError {
 }
 
 /** The advice when jobs race on one deployment. */
-export function oneAtATime(name: string): string {
+function oneAtATime(name: string): string {
   return `Let the jobs that deploy '${name}' run one at a time: a workflow concurrency group (concurrency: deploy-${name}).`;
 }
