@@ -325,6 +325,35 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
     expect(run.errors[0]).not.toContain('Check base-url');
   });
 
+  it('a PATCH whose answer was lost and whose re-read fails too: not sent again, the step says where to look', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.fault({ method: 'PATCH', afterEffect: true, reset: true });
+    sim.fault({
+      method: 'GET',
+      path: '/v2/deployments',
+      match: (r) => r.query.deployment_ids !== undefined,
+      status: 503,
+      forMs: 60_000,
+    });
+
+    const run = await runAction({
+      inputs: codehost('my-agent'),
+      env: { AGENT_DEPLOY_PATIENCE_MS: '1000' },
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ result: 'failed', 'revision-created': 'false' });
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain('ECONNRESET');
+    expect(run.errors[0]).toContain(
+      'It may have taken effect, and the read that would tell failed',
+    );
+    expect(run.errors[0]).toContain(`check deployment 'my-agent' (${dep.id}) on the service`);
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
+    expect(newRevisions(dep.id)).toBe(1);
+  });
+
   it('a redeploy applied and then reset: the re-read shows the chosen revision latest again', async () => {
     const { sim } = ctx;
     const dep = sim.addDeployment({ name: 'my-agent' });

@@ -9,6 +9,7 @@ import { checkVerifiable } from '../deploy/verify.ts';
 import {
   carries,
   describeValues,
+  readAfterWrite,
   valuesOf,
   whilePending,
   writeDeployment,
@@ -157,7 +158,12 @@ async function createUntilKnown(
           ? `Create answered 409: a deployment named '${name}' exists now; looking it up.`
           : `${error.message} The create may have taken effect: looking '${name}' up again before anything else.`,
       );
-      const found = await findByName(client, name);
+      const found = await readAfterWrite(
+        client,
+        error as Error,
+        `the deployments named '${name}'`,
+        (reader) => findByName(reader, name),
+      );
       if (found) {
         // A 409 to the first send is the service saying another change holds the name; after an earlier send
         // whose outcome was unknown, or any other failure, the deployment may be this run's: its values tell.

@@ -149,7 +149,13 @@ async function sendUntilKnown(
       log.warning(
         `${error.message} It may have taken effect: re-reading deployment '${before.name}' before anything else.`,
       );
-      const now = await rereadAfter(client, before, error);
+      const now = await readAfterWrite(
+        client,
+        error,
+        `deployment '${before.name}' (${before.id})`,
+        (reader) => reader.getDeployment(before.id),
+      );
+      if (!now) throw gone(before);
       const seen = await sight(now, intent, false);
       if (seen.kind === 'ours') {
         log.info(
@@ -255,30 +261,29 @@ async function checkAnswer(
 }
 
 /**
- * The deployment after a write whose outcome is unknown, within the run's deadline or a short window when that is
- * gone (the deadline may have cut the write). A failed re-read leaves the outcome unknown: the error says both.
+ * What a write whose outcome is unknown did, read with `read` within the run's deadline, or a short window when
+ * that is gone (the deadline may have cut the write). A failed read leaves the outcome unknown: the error says
+ * both, and that `where` is to be checked.
  */
-async function rereadAfter(
+export async function readAfterWrite<T>(
   client: ServiceClient,
-  before: Deployment,
   writeError: Error,
-): Promise<Deployment> {
+  where: string,
+  read: (reader: ServiceClient) => Promise<T>,
+): Promise<T> {
   const { time, deadline } = client.clock;
   const reader =
     deadline - time.now() >= REREAD_MS
       ? client
       : client.within(time.now() + REREAD_MS, 're-read after the write (10s)');
-  let now: Deployment | undefined;
   try {
-    now = await reader.getDeployment(before.id);
+    return await read(reader);
   } catch (error) {
     if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
     throw new DeployError(
-      `${writeError.message} It may have taken effect, and the re-read that would tell failed too (${(error as Error).message}): check deployment '${before.name}' (${before.id}) on the service before running the job again.`,
+      `${writeError.message} It may have taken effect, and the read that would tell failed too (${(error as Error).message}): check ${where} on the service before running the job again.`,
     );
   }
-  if (!now) throw gone(before);
-  return now;
 }
 
 function gone(before: Deployment): DeployError {
