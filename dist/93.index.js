@@ -273,7 +273,7 @@ class GitHubSession {
             return session;
         // Within the deploy's own deadline, and stopped by a cancel.
         const limits = {
-            timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, clock.deadline - Date.now())),
+            timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, clock.deadline - clock.time.now())),
             signal: clock.signal,
         };
         session.deploymentId = await createDeployment(api, log, {

@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import pkg from '../package.json' with { type: 'json' };
 import { runCommand } from './commands/index.ts';
 import { describeTarget } from './deploy/lookup.ts';
+import { unansweredWrite } from './deploy/outcome.ts';
 import { newReport, type Plan, type RunReport } from './deploy/report.ts';
 import { type GitHubContext, plannedGitHubWork, readGitHubContext } from './github/context.ts';
 import type { GitHubSession } from './github/session.ts';
@@ -16,6 +17,7 @@ import {
 } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
+import { systemClock } from './shared/clock.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './sinks.ts';
@@ -76,7 +78,8 @@ async function deploy(
   process.on('SIGTERM', onSignal);
 
   const clock: RunClock = {
-    deadline: Date.now() + settings.timeoutMs,
+    time: systemClock,
+    deadline: systemClock.now() + settings.timeoutMs,
     signal: controller.signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };
@@ -249,13 +252,14 @@ async function publish(
     return;
   }
   const message = report.failure?.message ?? `Result: ${report.result}`;
-  core.setFailed(
-    sinks.logLine(
-      report.cancelled && report.revisionId
-        ? `${message} Revision ${report.revisionId} keeps going on the service.`
-        : message,
-    ),
-  );
+  const left = !report.cancelled
+    ? ''
+    : report.pendingWrite
+      ? ` ${unansweredWrite(report.pendingWrite)}`
+      : report.revisionId
+        ? ` Revision ${report.revisionId} keeps going on the service.`
+        : '';
+  core.setFailed(sinks.logLine(`${message}${left}`));
 }
 
 /** What the inputs say, for the rows the service did not answer; only deploy has a source, ref and image. */

@@ -144,7 +144,8 @@ describe('secret values never show', () => {
   ])('in a failing write answered with %s', async (_, fault) => {
     const { sim } = ctx;
     sim.addDeployment({ name: 'my-agent' });
-    sim.fault({ method: 'PATCH', ...fault });
+    // Every send: a write that failed ambiguously is re-read and, not applied, sent again (three sends in all).
+    sim.fault({ method: 'PATCH', times: 3, ...fault });
 
     const run = await runAction({ inputs: inputs('my-agent', { secrets: lineForm }) });
 

@@ -3,6 +3,7 @@
 // 700 KiB), a linear one milliseconds, so a budget of seconds tells them apart on any machine without flaking.
 // A new pattern over data belongs here, with the input that is worst for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/shared/clock.ts';
 import { listDeployments } from '../src/service/calls.ts';
 import { ServiceClient } from '../src/service/client.ts';
 import { HttpError } from '../src/service/errors.ts';
@@ -122,7 +123,12 @@ describe('the answers the HTTP layer reads, on 1 MB of their worst case, within 
         requestTimeoutMs: 10_000,
         excerpt: (text, max) => s.excerpt(text, max),
       },
-      { deadline: Date.now() + 10_000, signal: new AbortController().signal, limit: 'timeout' },
+      {
+        deadline: systemClock.now() + 10_000,
+        signal: new AbortController().signal,
+        limit: 'timeout',
+        time: systemClock,
+      },
       memoryLog(),
     );
     try {

@@ -4,6 +4,7 @@ import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../deploy/report.ts';
 import { success } from '../deploy/outcome.ts';
 import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
+import { redeployIntent, writeDeployment } from '../deploy/write.ts';
 import type { RedeploySettings } from '../inputs/index.ts';
 import { redeployRevision } from '../service/calls.ts';
 import { DeployError } from '../service/errors.ts';
@@ -28,12 +29,16 @@ export async function redeploy(ctx: CommandContext, settings: RedeploySettings):
   }
   report.phase = 'redeploy';
   log.info(`Redeploying revision ${settings.revisionId} of '${target.name}'`);
-  const after = await client.send(call);
+  const written = await writeDeployment(
+    ctx,
+    call,
+    redeployIntent(client, target, settings.revisionId),
+  );
+  const revisionId = written.revisionId ?? settings.revisionId;
   report.revisionCreated =
-    after.latest_revision_id !== target.latest_revision_id &&
-    after.latest_revision_id !== settings.revisionId;
-  return follow(ctx, settings, after, {
-    chosenRevision: settings.revisionId,
+    revisionId !== target.latest_revision_id && revisionId !== settings.revisionId;
+  return follow(ctx, settings, written.deployment, {
+    revisionId,
     check: verifyCheck(settings, verify),
   });
 }

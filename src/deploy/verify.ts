@@ -3,7 +3,8 @@ import { HttpClient } from '@actions/http-client';
 import { DeployError } from '../service/errors.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
 import { absoluteHttpUrl, isSecureOrLoopback, withoutQuery } from '../shared/url.ts';
-import { CancelledError, compact, sleep } from '../shared/time.ts';
+import type { Clock } from '../shared/clock.ts';
+import { CancelledError, compact } from '../shared/time.ts';
 import type { Logger } from '../logger.ts';
 import type { FollowSettings } from '../inputs/index.ts';
 import type { Plan, Verification } from './report.ts';
@@ -86,16 +87,16 @@ export function verifyCheck(
 export async function verify(
   url: string,
   timeoutMs: number,
-  context: { userAgent: string; signal: AbortSignal; log: Logger },
+  context: { userAgent: string; signal: AbortSignal; time: Clock; log: Logger },
 ): Promise<Verification> {
-  const { signal, log } = context;
+  const { signal, time, log } = context;
   const handler = new SignalHandler();
   const client = new HttpClient(context.userAgent, [handler], {
     allowRedirects: false,
     allowRetries: false,
     keepAlive: false,
   });
-  const started = Date.now();
+  const started = time.now();
   const deadline = started + timeoutMs;
   const seen: Verification = { url, ok: false, attempts: 0 };
   let gap = FIRST_GAP_MS;
@@ -107,12 +108,12 @@ export async function verify(
         client,
         handler,
         url,
-        Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - Date.now())),
+        Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - time.now())),
         signal,
       );
       if (answer.ok) {
         seen.ok = true;
-        seen.okAfterMs = Date.now() - started;
+        seen.okAfterMs = time.now() - started;
         log.info(
           `${url} answered ${answer.text} after ${seen.attempts} ${seen.attempts === 1 ? 'attempt' : 'attempts'}.`,
         );
@@ -121,8 +122,8 @@ export async function verify(
       if (seen.lastAnswer !== answer.text)
         log.info(`${url}: ${answer.text}; trying again until verify-timeout.`);
       seen.lastAnswer = answer.text;
-      if (Date.now() + gap > deadline) return seen;
-      await sleep(gap, signal);
+      if (time.now() + gap > deadline) return seen;
+      await time.sleep(gap, signal);
       gap = Math.min(gap * 2, GAP_CAP_MS);
     }
   } finally {

@@ -50,7 +50,7 @@ export class GitHubSession {
     if (!work.environment) return session;
     // Within the deploy's own deadline, and stopped by a cancel.
     const limits: CallLimits = {
-      timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, clock.deadline - Date.now())),
+      timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, clock.deadline - clock.time.now())),
       signal: clock.signal,
     };
     session.deploymentId = await createDeployment(

@@ -1,3 +1,4 @@
+import { unansweredWrite } from '../deploy/outcome.ts';
 import type { Result, RunReport, Verification } from '../deploy/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
@@ -92,9 +93,11 @@ function heading(report: RunReport, context: SummaryContext): string[] {
 function cancelled(report: RunReport): string[] {
   if (!report.cancelled) return [];
   return [
-    report.revisionId
-      ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
-      : 'The job was cancelled before a revision was triggered.',
+    report.pendingWrite
+      ? esc(unansweredWrite(report.pendingWrite))
+      : report.revisionId
+        ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
+        : 'The job was cancelled before a revision was triggered.',
     '',
   ];
 }

@@ -40,6 +40,11 @@ export class NetworkError extends DeployError {
   }
 }
 
+/** A proxy on the way refused the request itself (407, or it could not be reached): never retried. */
+export class ProxyError extends DeployError {
+  override name = 'ProxyError';
+}
+
 /** A response that is not what the interface says. */
 export class ResponseError extends DeployError {
   override name = 'ResponseError';
@@ -48,10 +53,13 @@ export class ResponseError extends DeployError {
 /** The run's deadline passed before (or while) a request could be made. */
 export class DeadlineError extends DeployError {
   override name = 'DeadlineError';
-  constructor(method: string, path: string, limit: string) {
+  /** True when the request was sent and then cut: a write may have taken effect. */
+  readonly inFlight: boolean;
+  constructor(method: string, path: string, limit: string, inFlight = false) {
     super(
       `The ${limit} ran out before ${method} ${path} could answer. Raise timeout if the service is this slow, or check it.`,
     );
+    this.inFlight = inFlight;
   }
 }
 

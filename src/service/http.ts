@@ -4,9 +4,10 @@ import { HttpClient } from '@actions/http-client';
 import type { Logger } from '../logger.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
 import { redactDeep } from '../shared/redact.ts';
-import { sleep } from '../shared/time.ts';
+import type { Clock } from '../shared/clock.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
+import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
 import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
@@ -29,6 +30,9 @@ export interface HttpSettings {
 
 /** When the run must be over, and the job's cancellation. */
 export interface RunClock {
+  /** The run's one clock: every deadline and elapsed time is read from it. */
+  time: Clock;
+  /** On `time`'s scale. */
   deadline: number;
   signal: AbortSignal;
   /** The input that set the deadline, for messages: "timeout 30s". */
@@ -55,13 +59,15 @@ export class ServiceHttp {
   private readonly settings: HttpSettings;
   private readonly log: Logger;
   private readonly outage: Outage;
+  private readonly time: Clock;
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
 
-  constructor(settings: HttpSettings, log: Logger) {
+  constructor(settings: HttpSettings, log: Logger, time: Clock) {
     this.settings = settings;
     this.log = log;
-    this.outage = new Outage(log, settings.patienceMs);
+    this.time = time;
+    this.outage = new Outage(log, time, settings.patienceMs);
     // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
     this.client = new HttpClient(settings.userAgent, [this.signalHandler], {
       keepAlive: true,
@@ -107,7 +113,13 @@ export class ServiceHttp {
         failure = new HttpError(status, {
           request,
           server: page ? describePage(page) : serverMessage(text, excerpt),
-          hint: elsewhere ? BASE_URL_HINT : status === 404 ? `. ${call.notFound}` : undefined,
+          // A gateway's 5xx page is an outage on the way, not a wrong base-url: the status's own advice.
+          hint:
+            elsewhere && !(page && status >= 500)
+              ? BASE_URL_HINT
+              : status === 404
+                ? `. ${call.notFound}`
+                : undefined,
           retryAfterMs: retryAfterMs(headers),
         });
       } catch (error) {
@@ -127,7 +139,7 @@ export class ServiceHttp {
       this.log.debug(
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
-      await sleep(delay, clock.signal);
+      await this.time.sleep(delay, clock.signal);
     }
   }
 
@@ -142,7 +154,7 @@ export class ServiceHttp {
     if (!this.outage.patient()) return undefined;
     const delay = backoffMs(attempt, 'status' in failure ? failure.retryAfterMs : undefined);
     // A retry that cannot finish before the deadline only delays the failure.
-    return Date.now() + delay < clock.deadline ? delay : undefined;
+    return this.time.now() + delay < clock.deadline ? delay : undefined;
   }
 
   private async once(
@@ -150,22 +162,22 @@ export class ServiceHttp {
     clock: RunClock,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string; url: string }> {
     if (clock.signal.aborted) throw new CancelledError();
-    const left = clock.deadline + DEADLINE_SLACK_MS - Date.now();
+    const left = clock.deadline + DEADLINE_SLACK_MS - this.time.now();
     if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
     const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const limitMs = Math.min(this.settings.requestTimeoutMs, left);
+    const limitMs = Math.ceil(Math.min(this.settings.requestTimeoutMs, left));
     const timeLimit = AbortSignal.timeout(limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
-    const cancel = call.retry === 'write' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
+    const cancel = call.retry !== 'read' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
     const signal = AbortSignal.any([cancel?.signal ?? clock.signal, timeLimit]);
     this.signalHandler.signal = signal;
     const data = call.body === undefined ? null : JSON.stringify(call.body);
     const headers =
       data === null ? this.headers : { ...this.headers, 'content-type': 'application/json' };
-    const started = Date.now();
+    const started = this.time.now();
     try {
       const response = await this.client.request(
         call.method,
@@ -179,7 +191,7 @@ export class ServiceHttp {
           `${call.method} ${call.path} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
         );
       this.log.debug(
-        `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
+        `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Math.round(this.time.now() - started)} ms`,
       );
       return {
         status: response.message.statusCode ?? 0,
@@ -192,7 +204,7 @@ export class ServiceHttp {
       if (error instanceof ResponseError) throw error;
       if (timeLimit.aborted) {
         if (limitMs < this.settings.requestTimeoutMs)
-          throw new DeadlineError(call.method, call.path, clock.limit);
+          throw new DeadlineError(call.method, call.path, clock.limit, true);
         throw new NetworkError(
           call.method,
           call.path,
@@ -200,6 +212,8 @@ export class ServiceHttp {
           false,
         );
       }
+      const viaProxy = proxyFailure(call.method, call.path, url, error);
+      if (viaProxy) throw viaProxy;
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const reason = code || (error as Error).message;
       throw new NetworkError(
@@ -326,12 +340,16 @@ function serverMessage(text: string, excerpt: Excerpt): string {
   );
 }
 
+/** A date is measured against the answer's own `Date`: the server's clock may be far from the runner's. */
 function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
   const value = headers['retry-after'];
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+  if (Number.isNaN(at)) return undefined;
+  const served = Date.parse(headers.date ?? '');
+  // Without one, the runner's wall clock: a date can only be compared with another.
+  return Math.max(0, at - (Number.isNaN(served) ? Date.now() : served));
 }
 
 function describe(failure: HttpError | NetworkError): string {

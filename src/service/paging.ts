@@ -11,9 +11,10 @@ const MAX_LISTED = 10_000;
 const MAX_LISTED_BYTES = 32 * 1024 * 1024;
 
 /**
- * Every resource of a paged listing, page by page, each once. Ends at the first page shorter than the limit.
- * A listing that does not advance (same offset back, or a page of ids already seen) is an error, not a loop; so is
- * one with more than MAX_LISTED resources or MAX_LISTED_BYTES of them (as JSON), where `narrow` says what to do.
+ * Every resource of a paged listing, page by page, each once. Ends at the first empty page: a shorter page than the
+ * limit does not end it, as a server may cap its pages below the limit asked for. A listing that does not advance
+ * (same offset back, or a page of ids already seen) is an error, not a loop; so is one with more than MAX_LISTED
+ * resources or MAX_LISTED_BYTES of them (as JSON), where `narrow` says what to do.
  */
 export async function* allPages<T extends { id: string }>(
   label: string,
@@ -25,7 +26,8 @@ export async function* allPages<T extends { id: string }>(
   let offset = 0;
   for (let requests = 1; ; requests++) {
     const { resources, offset: next } = await fetchPage(offset, PAGE_LIMIT);
-    if (resources.length > 0 && resources.every((r) => seen.has(r.id))) {
+    if (resources.length === 0) return;
+    if (resources.every((r) => seen.has(r.id))) {
       throw new ResponseError(
         `${label} returned the same page again at offset ${offset} after ${requests} requests: the listing does not advance. Stopped; nothing was written.`,
       );
@@ -42,7 +44,6 @@ export async function* allPages<T extends { id: string }>(
       }
       yield resource;
     }
-    if (resources.length < PAGE_LIMIT) return;
     if (next <= offset) {
       throw new ResponseError(
         `${label} returned offset ${next} for the page after offset ${offset}: the listing does not advance. Stopped after ${requests} requests; nothing was written.`,

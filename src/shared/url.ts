@@ -46,8 +46,9 @@ export function withoutQuery(url: string): string {
 }
 
 /**
- * Whether two repository URLs name the same repository: case, white space around them, a trailing `/` and `.git`
- * aside. One side is the service's: a loop, where `/(\.git)?\/*$/` is quadratic on a long run of slashes.
+ * The one rule, for create and update alike, for two repository URLs naming the same repository: case, white space
+ * around them, a trailing `/` and `.git` aside. One side is the service's: a loop, where `/(\.git)?\/*$/` is
+ * quadratic on a long run of slashes.
  */
 export function sameRepoUrl(a: string, b: string): boolean {
   const bare = (url: string) => {

@@ -3,6 +3,7 @@ import type { Logger } from '../../src/logger.ts';
 import { ServiceClient } from '../../src/service/client.ts';
 import { Redactor } from '../../src/shared/redact.ts';
 import { Sinks } from '../../src/sinks.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import type { Simulator } from '../simulator/server.ts';
 import { API_KEY } from './setup.ts';
 
@@ -45,7 +46,8 @@ export function clientOf(
       patienceMs: options.patienceMs,
     },
     {
-      deadline: Date.now() + (options.timeoutMs ?? 20_000),
+      time: systemClock,
+      deadline: systemClock.now() + (options.timeoutMs ?? 20_000),
       signal: options.signal ?? new AbortController().signal,
       limit: 'timeout (test)',
     },

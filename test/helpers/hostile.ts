@@ -130,6 +130,8 @@ interface Target {
   name: string;
   latest: string | null;
   active: string | null;
+  /** The revision-level values the last write sent: the deployment shows them back, as a service does. */
+  sent?: Record<string, unknown>;
 }
 
 const TENANT = '22222222-2222-4222-8222-222222222222';
@@ -256,7 +258,8 @@ export class HostileService extends LoopbackFake {
         install_command: x('install_command'),
         build_command: x('build_command'),
       },
-      source_revision_config: this.revisionConfig(),
+      // Hostile in every field but the values the last write sent (the action checks its revision by them).
+      source_revision_config: { ...this.revisionConfig(), ...t.sent },
       secrets: [{ name: x('secret name'), value: x('secret value') }],
       secret_references: [
         { name: x('ref name'), secret_name: x('ref secret_name'), secret_key: x('ref secret_key') },
@@ -385,7 +388,13 @@ export class HostileService extends LoopbackFake {
       case 'create': {
         const name = (req.body as { name?: string } | undefined)?.name ?? this.name;
         this.exists = true;
-        this.target = { id: randomUUID(), name, latest: randomUUID(), active: null };
+        this.target = {
+          id: randomUUID(),
+          name,
+          latest: randomUUID(),
+          active: null,
+          sent: sent(req),
+        };
         return { status: 201, body: this.deployment(this.target) };
       }
       case 'list':
@@ -394,13 +403,17 @@ export class HostileService extends LoopbackFake {
       case 'redeploy': {
         const t = this.ensureTarget();
         t.latest = randomUUID();
+        t.sent = sent(req);
         return { body: this.deployment(t) };
       }
       case 'revision':
         return { body: this.revision(parts[5]!) };
       case 'listeners': {
-        const listeners = Array.from({ length: 3 }, () => this.listener(randomUUID()));
-        return { body: { resources: listeners, offset: listeners.length } };
+        // One page of three, then the empty page that ends the listing.
+        const offset = Number(req.query.offset ?? 0);
+        const count = offset === 0 ? 3 : 0;
+        const listeners = Array.from({ length: count }, () => this.listener(randomUUID()));
+        return { body: { resources: listeners, offset: offset + count } };
       }
       case 'listener':
         return { body: this.listener(parts[3]!) };
@@ -575,4 +588,10 @@ export function pagesForever(service: HostileService, delayMs: number): Handler 
 /** One hostile service per test file, back to its defaults before each test. */
 export function useHostileService(): { service: HostileService } {
   return useFake('service', () => HostileService.start());
+}
+
+/** The revision-level values a write's body sent (none for a redeploy). */
+function sent(req: RecordedRequest): Record<string, unknown> | undefined {
+  return (req.body as { source_revision_config?: Record<string, unknown> } | undefined)
+    ?.source_revision_config;
 }
