@@ -5,14 +5,22 @@ import { type Command, parseSettings, type Settings } from './commands/index.ts'
 import type { Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
+import { unansweredWrite } from './core/outcome.ts';
 import { newReport, type Plan, type RunReport } from './core/report.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
 import { describeTarget } from './deploy/lookup.ts';
 import type { DeploymentRef } from './inputs/index.ts';
 import { outputsOf } from './report/outputs.ts';
-import { renderComment, renderSummary, type SummaryContext } from './report/summary.ts';
+import {
+  type Headlines,
+  renderComment,
+  renderFallback,
+  renderSummary,
+  type SummaryContext,
+} from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
+import { systemClock } from './shared/clock.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 
@@ -73,7 +81,8 @@ async function execute(
   else signal.addEventListener('abort', onCancel, { once: true });
 
   const clock: RunClock = {
-    deadline: Date.now() + settings.timeoutMs,
+    time: systemClock,
+    deadline: systemClock.now() + settings.timeoutMs,
     signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };
@@ -84,7 +93,7 @@ async function execute(
       tenantId: settings.tenantId,
       userAgent: USER_AGENT,
       requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
-      redact: (text) => log.redact(text),
+      excerpt: (text, max) => log.excerpt(text, max),
       patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
     },
     clock,
@@ -100,6 +109,7 @@ async function execute(
     customUrl: settings.command === 'deploy' ? settings.customUrl : undefined,
     environment: settings.environment,
     prComment: settings.prComment,
+    time: clock.time,
     deadline: clock.deadline,
     signal,
     log,
@@ -155,12 +165,10 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
     'X-Api-Key: ***',
     ...(settings.tenantId ? [`X-Tenant-Id: ${settings.tenantId}`] : []),
   ];
+  // The log keeps the whole body (the runner masks every registered secret there); the summary and the PR comment
+  // show only revision-level values (report/summary.ts).
   if (plan.body !== undefined)
-    lines.push(
-      'Content-Type: application/json',
-      '',
-      ...JSON.stringify(plan.body, null, 2).split('\n'),
-    );
+    lines.push('Content-Type: application/json', '', JSON.stringify(plan.body, null, 2));
   if (plan.verify)
     lines.push(
       '',
@@ -168,9 +176,13 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
         ? `After DEPLOYED, verify-url would be checked at ${plan.verify.url}.`
         : `verify-url cannot be resolved yet: ${plan.verify.problem}`,
     );
-  for (const line of lines) log.info(line);
+  for (const line of lines) for (const part of line.split('\n')) log.info(part);
 }
 
+/**
+ * Outputs, summary, the integrations' last word, then the result line. A render that throws (a bug, or data no test
+ * foresaw) costs the details only: a short summary stands in, and the integrations still get the run's end.
+ */
 async function publish(
   host: Host,
   report: RunReport,
@@ -182,13 +194,26 @@ async function publish(
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
     host.setOutput(name, sinks.output(value));
-  // Redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
-  const shown = redactDeep(report, (text) => sinks.redact(text));
-  const context = redactDeep(summaryContext(settings), (text) => sinks.redact(text));
+  // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  const clean = (text: string) => sinks.clean(text);
+  let shown: { report: RunReport; context: SummaryContext } | undefined;
+  const rendered = (
+    what: string,
+    render: (report: RunReport, context: SummaryContext, headlines?: Headlines) => string,
+  ) => {
+    try {
+      shown ??= {
+        report: redactDeep(report, clean),
+        context: redactDeep(summaryContext(settings), clean),
+      };
+      return render(shown.report, shown.context, command?.headlines);
+    } catch (error) {
+      log.warning(`Could not render the ${what} (${String(error)}); a short one stands in.`);
+      return renderFallback(report, command?.headlines);
+    }
+  };
   try {
-    await host.summary(
-      sinks.markdown(renderSummary(shown, context, command?.headlines), SUMMARY_MAX),
-    );
+    await host.summary(sinks.markdown(rendered('job summary', renderSummary), SUMMARY_MAX));
   } catch (error) {
     log.warning(`Could not write the job summary: ${(error as Error).message}`);
   }
@@ -196,7 +221,9 @@ async function publish(
     // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
     name: sinks.field(commentName(settings, report), 256),
     body: sinks.markdown(
-      renderComment(shown, context, command?.headlines, host.context.runUrl),
+      rendered('pull request comment', (shown, context, headlines) =>
+        renderComment(shown, context, headlines, host.context.runUrl),
+      ),
       COMMENT_MAX,
     ),
   };
@@ -207,13 +234,14 @@ async function publish(
     return;
   }
   const message = report.failure?.message ?? `Result: ${report.result}`;
-  host.fail(
-    sinks.logLine(
-      report.cancelled && report.revisionId
-        ? `${message} Revision ${report.revisionId} keeps going on the service.`
-        : message,
-    ),
-  );
+  const left = !report.cancelled
+    ? ''
+    : report.pendingWrite
+      ? ` ${unansweredWrite(report.pendingWrite)}`
+      : report.revisionId
+        ? ` Revision ${report.revisionId} keeps going on the service.`
+        : '';
+  host.fail(sinks.logLine(`${message}${left}`));
 }
 
 /** The deployment a run is about, as the inputs name it (token-metadata has none). */
@@ -241,7 +269,7 @@ function commentName(settings: Settings | undefined, report: RunReport): string 
 
 /** The core's Logger over the host's log, plus the sinks the service client and the integrations use. */
 interface RunLogger extends Logger {
-  redact(text: string): string;
+  excerpt(text: string, max: number): string;
   field(text: string, max: number): string;
 }
 
@@ -251,7 +279,7 @@ function runLogger(host: Host, sinks: Sinks): RunLogger {
     info: (m) => host.log.info(sinks.logLine(m)),
     notice: (m) => host.log.notice(sinks.logLine(m)),
     warning: (m) => host.log.warning(sinks.logLine(m)),
-    redact: (text) => sinks.redact(text),
+    excerpt: (text, max) => sinks.excerpt(text, max),
     field: (text, max) => sinks.field(text, max),
   };
 }

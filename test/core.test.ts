@@ -1,12 +1,13 @@
 // The HTTP layer, the wait and the commands in-process against the simulator: seconds, not a bundle and a child
 // process per case. The e2e suites check the same behaviour through dist/.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, type Command, type Settings } from '../src/commands/index.ts';
 import { newReport } from '../src/core/report.ts';
 import { waitForRevision } from '../src/deploy/wait.ts';
 import { getRevision, listDeployments } from '../src/service/calls.ts';
 import { ServiceClient } from '../src/service/client.ts';
 import { DeadlineError, HttpError, ResponseError } from '../src/service/errors.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { clientOf, memoryLog, settingsOf } from './helpers/core.ts';
 import type { TimelineStep } from './simulator/server.ts';
 import { API_KEY, codehostInputs, useSimulator } from './helpers/setup.ts';
@@ -77,9 +78,14 @@ describe('the HTTP layer', () => {
         apiKey: API_KEY,
         userAgent: 'test',
         requestTimeoutMs: 5000,
-        redact: (text) => text,
+        excerpt: (text, max) => text.slice(0, max),
       },
-      { deadline: Date.now() + 60_000, signal: new AbortController().signal, limit: 'timeout 1m' },
+      {
+        time: systemClock,
+        deadline: systemClock.now() + 60_000,
+        signal: new AbortController().signal,
+        limit: 'timeout 1m',
+      },
       log,
     );
 
@@ -109,7 +115,7 @@ describe('the wait', () => {
     return waitForRevision(
       client,
       { deploymentId: dep.id, revisionId: rev.id },
-      { pollIntervalMs: 1000, triggeredAt: Date.now() },
+      { pollIntervalMs: 1000, triggeredAt: systemClock.now(), fresh: true },
       memoryLog(),
     );
   };
@@ -145,20 +151,21 @@ describe('the wait', () => {
   });
 });
 
-describe('the commands', () => {
-  const run = async (inputs: Record<string, string>) => {
-    const settings = await settingsOf(inputs, {
-      GITHUB_REPOSITORY: 'acme/agent',
-      GITHUB_REF_NAME: 'main',
-    });
-    const report = newReport(settings.command);
-    const log = memoryLog();
-    client = clientOf(ctx.sim, log, { timeoutMs: settings.timeoutMs });
-    const command = COMMANDS[settings.command] as Command<Settings>;
-    await command.run({ client, report, log, userAgent: 'test' }, settings);
-    return report;
-  };
+/** A command run in-process the way the run does it: the run's deadline is `timeout` from now. */
+const run = async (inputs: Record<string, string>, signal?: AbortSignal) => {
+  const settings = await settingsOf(inputs, {
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_REF_NAME: 'main',
+  });
+  const report = newReport(settings.command);
+  const log = memoryLog();
+  client = clientOf(ctx.sim, log, { timeoutMs: settings.timeoutMs, signal });
+  const command = COMMANDS[settings.command] as Command<Settings>;
+  await command.run({ client, report, log, userAgent: 'test' }, settings);
+  return report;
+};
 
+describe('the commands', () => {
   it('deploy updates an existing deployment and records the revision it waited for', async () => {
     const dep = ctx.sim.addDeployment({ name: 'my-agent' });
     const before = dep.active_revision_id;
@@ -209,4 +216,45 @@ describe('the commands', () => {
     expect(report).toMatchObject({ result: 'deployed', revisionId: dep.latest_revision_id });
     expect(ctx.sim.writes()).toEqual([]);
   });
+});
+
+describe('deadlines run on a monotonic clock', () => {
+  it.each([
+    ['forward', 3_600_000],
+    ['back', -3_600_000],
+  ])(
+    'the wall clock jumping an hour %s mid-wait neither ends the wait at once nor lifts timeout',
+    async (_, jumpMs) => {
+      ctx.sim.addDeployment({ name: 'my-agent' });
+      ctx.sim.timelines.push([{ status: 'BUILDING' }]);
+      const wall = Date.now.bind(Date);
+      let offset = 0;
+      const spy = vi.spyOn(Date, 'now').mockImplementation(() => wall() + offset);
+      // The first status read moves the wall clock (the runner's NTP step, a VM resumed).
+      ctx.sim.onAnswer = (request) => {
+        if (request.path.includes('/revisions/')) offset = jumpMs;
+      };
+      // A timeout left unenforced would wait for ever: a cancel ends it instead (outcome 'cancelled').
+      const guard = new AbortController();
+      const timer = setTimeout(() => guard.abort(), 8000);
+      try {
+        const report = await run(
+          codehostInputs(ctx.sim, 'my-agent', { timeout: '2s', 'poll-interval': '1s' }),
+          guard.signal,
+        );
+
+        expect(offset).toBe(jumpMs);
+        expect(report.result).toBe('timed-out');
+        // Reads 0.25 s, 0.75 s and 1.75 s after the PATCH and one on the deadline: the whole 2 s, not one read more
+        // after the jump (a deadline on the wall clock passed at once).
+        const reads = ctx.sim.requestsTo('GET', /\/revisions\//).length;
+        expect(reads).toBeGreaterThanOrEqual(3);
+        expect(reads).toBeLessThanOrEqual(5);
+      } finally {
+        clearTimeout(timer);
+        spy.mockRestore();
+        ctx.sim.onAnswer = undefined;
+      }
+    },
+  );
 });

@@ -69,6 +69,8 @@ describe('deploy', () => {
       ['my-agent', '100', '0'],
       ['my-agent', '100', '100'],
       ['my-agent', '100', '200'],
+      // The empty page ends the listing: a short one may only be a server's cap.
+      ['my-agent', '100', '250'],
     ]);
     const patches = sim.requestsTo('PATCH');
     expect(patches.map((r) => r.path)).toEqual([`/v2/deployments/${target.id}`]);

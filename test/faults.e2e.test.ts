@@ -5,8 +5,11 @@ import { API_KEY, INTEGRATION, useSimulator, codehostInputs } from './helpers/se
 const ctx = useSimulator();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
   codehostInputs(ctx.sim, name, extra);
+/** The requests for the first page of a name lookup (the empty page after it ends each lookup). */
 const lookups = () =>
-  ctx.sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
+  ctx.sim
+    .requestsTo('GET', '/v2/deployments')
+    .filter((r) => r.query.name_contains && (r.query.offset ?? '0') === '0');
 
 describe('reads are retried', () => {
   it('retries a listing answered 503 twice, then deploys', async () => {
@@ -108,18 +111,23 @@ describe('writes are never doubled', () => {
     expect(lookups().filter((r) => r.at >= post.at)).toHaveLength(1);
   });
 
-  it('does not repeat a PATCH answered 503 without Retry-After', async () => {
+  it('repeats a PATCH answered 503 without Retry-After only after a re-read shows it did not take effect', async () => {
     const { sim } = ctx;
     const target = sim.addDeployment({ name: 'my-agent' });
     sim.fault({ method: 'PATCH', status: 503 });
 
     const run = await runAction({ inputs: codehost('my-agent') });
 
-    expect(run.code).toBe(1);
-    expect(sim.requestsTo('PATCH')).toHaveLength(1);
-    expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toContain(`PATCH /v2/deployments/${target.id} failed: HTTP 503`);
-    expect(run.outputs['deployment-id']).toBe(target.id);
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({ result: 'deployed', 'revision-created': 'true' });
+    const [first, second] = sim.requestsTo('PATCH');
+    expect(sim.requestsTo('PATCH')).toHaveLength(2);
+    const rereads = sim
+      .requestsTo('GET', '/v2/deployments')
+      .filter((r) => r.query.deployment_ids === target.id && r.at > first!.at && r.at < second!.at);
+    expect(rereads).toHaveLength(1);
+    expect(run.stdout).toContain(`PATCH /v2/deployments/${target.id} failed: HTTP 503`);
+    expect(sim.revisions(target.id)).toHaveLength(2);
   });
 
   it('repeats a PATCH answered 503 with Retry-After', async () => {
@@ -218,7 +226,9 @@ describe('answers that are not what the interface says', () => {
 
     expect(run.errors).toEqual([]);
     expect(run.code).toBe(0);
-    expect(lookups()).toHaveLength(2);
+    // Pages one and two, and the empty third that ends the listing.
+    const pages = sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
+    expect(pages.map((r) => r.query.offset ?? '0')).toEqual(['0', '100', '120']);
     expect(sim.requestsTo('PATCH').map((r) => r.path)).toEqual([`/v2/deployments/${target.id}`]);
   });
 

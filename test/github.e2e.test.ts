@@ -336,7 +336,8 @@ describe('dry-run', () => {
     expect(gh.writes().map((r) => r.method)).toEqual(['POST']);
     const comment = gh.commentsOn(PR)[0]!;
     expect(comment.body).toContain('### 📝 Planned (dry run): my-agent');
-    expect(comment.body).toContain('"value": "***"');
+    expect(comment.body).toContain('"repo_ref": "feature"');
+    expect(comment.body).toContain('"secrets": "set"');
     expectNoSecret(run, ...gh.requests.map((r) => JSON.stringify(r.body ?? null)));
   });
 });

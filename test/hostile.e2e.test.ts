@@ -8,20 +8,26 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marked } from 'marked';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ActionRun, runAction } from './helpers/action.ts';
+import { FakeAgent } from './helpers/agent.ts';
 import { type FakeUser, useGitHub } from './helpers/github.ts';
 import {
   base64,
   deepError,
   type Endpoint,
   endlessBody,
+  exactNamesForever,
   type EchoForm,
   type Handler,
   hugePage,
   markdownEscape,
   pagesForever,
+  PAYLOADS,
+  type Reply,
   SHORT_PAYLOAD,
+  splitEvery,
+  titleBomb,
   unicodeEscape,
   useHostileService,
 } from './helpers/hostile.ts';
@@ -37,9 +43,11 @@ const API_KEY = 'dk_Live7Qx9Zr2Lm4+Hv8Ws3Pn/Jt6Bc1Fy=Kg5Rb';
 const SECRET = 'Sv4Tq8Wm2Xr6Lp"9Zk3Hn7Jd1Bf<5Gc0Ye2Ua8Mi>4Qw7Er1Ty|3Op9As5Df`2Gh6Jk0Lz&Nx';
 const TOKEN = 'ghs_Fake0GitHub1Token2For3Hostile4Tests5x';
 const PASSWORD = 'hunter2-Xq9Lm4Pz';
+// A secret with a tab: a careless sink turns white space runs into one space before redacting, and misses it.
+const TAB_SECRET = 'Tb7Yq2Wx9Lk4\tMn8Rz3Vc6Pd1Hs';
 
 // A branch name is the pull request author's choice; git allows all of this in one.
-const BRANCH = "feature/<img/src=x/onerror=alert(1)>`|@acme/admins'$(id)";
+const BRANCH = "feature/<img/src=x/onerror=alert(1)>`|@acme/admins'$(id)\u202egnp.exe";
 const PR = 7;
 const AUTHOR: FakeUser = { login: 'pr-author', id: 5550001, type: 'User' };
 const prEvent = {
@@ -82,7 +90,7 @@ async function deployHostile(
       'api-key': API_KEY,
       'github-token': TOKEN,
       name: service.name,
-      secrets: `AGENT_SECRET=${SECRET}`,
+      secrets: `AGENT_SECRET=${SECRET}\nTAB_SECRET=${TAB_SECRET}`,
       'integration-id': INTEGRATION,
       'graph-config-path': 'graph.json',
       environment: 'preview',
@@ -125,8 +133,10 @@ function expectSafe(run: HostileRun): void {
     'workflow commands from data': commandLines(run),
     'control characters in the log': controlCharacters(run),
     'outputs of more than one line': multiLineOutputs(run),
+    'control and invisible characters in the sinks': invisibleCharacters(run),
     'HTML in the summary': htmlFromData(run.summary),
     '@mentions in the summary': liveMentions(run.summary),
+    'links from data in the summary': linksFromData(run.summary),
     'the pull request comment': commentBodies().flatMap(commentProblems),
     'GitHub Deployment environment URLs': environmentUrls(),
     'pieces of a secret': secretPieces(sinks(run)),
@@ -296,14 +306,39 @@ function commentBodies(): string[] {
     .map((r) => String((r.body as { body?: unknown }).body));
 }
 
+/** The first line hides the deployment's name (as the inputs give it, or redacted when the service's) in a comment. */
+const MARKER = /^<!-- agent-deploy-action:(?:(?!-->)[^\n])* -->$/;
+
 function commentProblems(body: string): string[] {
-  const marker = `<!-- agent-deploy-action:${ctx.service.name} -->`;
+  const marker = body.slice(0, body.indexOf('\n'));
   return [
-    ...(body.startsWith(`${marker}\n`) ? [] : [`does not start with ${marker}`]),
+    ...(MARKER.test(marker) ? [] : [`does not start with a marker line: ${show(marker)}`]),
     ...(body.length > COMMENT_LIMIT ? [`${body.length} characters (GitHub's limit: 65536)`] : []),
     ...htmlFromData(body, marker),
     ...liveMentions(body),
+    ...linksFromData(body),
   ];
+}
+
+/** Links GitHub would make to the hostile service's hosts: autolinked bare URLs (`https://…`, `www.…`) from data. */
+function linksFromData(markdown: string): string[] {
+  return [...render(markdown).matchAll(/<a\s[^>]*href="([^"]*)"/g)]
+    .filter((m) => /evil\.example/i.test(m[1]!))
+    .map((m) => `a link to ${show(m[1]!)}`);
+}
+
+/** C0 and C1 controls but LF and TAB, bidi controls, zero-width characters, soft hyphens, BOMs. */
+const INVISIBLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+/** Raw control or invisible characters anywhere the action writes: they hide or turn text around for a reader. */
+function invisibleCharacters(run: HostileRun): string[] {
+  return Object.entries(sinks(run)).flatMap(([sink, text]) => {
+    const m = INVISIBLE.exec(text);
+    if (!m) return [];
+    const code = m[0].charCodeAt(0).toString(16).padStart(4, '0');
+    return [`${sink}: U+${code} in ${show(text.slice(Math.max(0, m.index - 20), m.index + 20))}`];
+  });
 }
 
 /** A GitHub Deployment's environment URL is a link GitHub shows: none, or http(s) without spaces or brackets. */
@@ -367,7 +402,12 @@ function secretForms(secret: string): Record<string, string> {
   return forms;
 }
 
-const SECRETS = { 'api-key': API_KEY, 'secrets value': SECRET, 'github-token': TOKEN };
+const SECRETS = {
+  'api-key': API_KEY,
+  'secrets value': SECRET,
+  'secrets value with a tab': TAB_SECRET,
+  'github-token': TOKEN,
+};
 
 /**
  * Where PIECE characters of a form of a secret show: per sink and secret, up to three places, and which forms of it
@@ -383,20 +423,34 @@ function secretPieces(
     const pieces = new Set<string>();
     for (const text of Object.values(forms))
       for (let i = 0; i + PIECE <= text.length; i++) pieces.add(text.slice(i, i + PIECE));
-    for (const [sink, text] of Object.entries(where)) {
-      const places: string[] = [];
-      for (let i = 0; i + PIECE <= text.length && places.length < 3; i++) {
-        if (!pieces.has(text.slice(i, i + PIECE))) continue;
-        places.push(show(text.slice(Math.max(0, i - 30), i + 50)));
-        i += 80;
+    for (const [sink, raw] of Object.entries(where)) {
+      // Also as a reader takes it in: a secret split by hidden characters, or by the log's escapes of them.
+      for (const [text, how] of [
+        [raw, ''],
+        [unhidden(raw), ', hidden characters taken out'],
+      ] as const) {
+        const places: string[] = [];
+        for (let i = 0; i + PIECE <= text.length && places.length < 3; i++) {
+          if (!pieces.has(text.slice(i, i + PIECE))) continue;
+          places.push(show(text.slice(Math.max(0, i - 30), i + 50)));
+          i += 80;
+        }
+        if (!places.length) continue;
+        const whole = Object.entries(forms).filter(([, form]) => text.includes(form));
+        const what = whole.length ? `whole ${whole.map(([form]) => form).join(', ')}` : 'pieces';
+        found.push(`${sink}: ${name} (${what}${how}) at ${places.join(' and ')}`);
+        break;
       }
-      if (!places.length) continue;
-      const whole = Object.entries(forms).filter(([, form]) => text.includes(form));
-      const what = whole.length ? `whole ${whole.map(([form]) => form).join(', ')}` : 'pieces';
-      found.push(`${sink}: ${name} (${what}) at ${places.join(' and ')}`);
     }
   }
   return found;
+}
+
+/** Text without hidden characters, raw or as the log shows them (`\x00`, `\u200b`, `\u{e0041}`). */
+function unhidden(text: string): string {
+  return text
+    .replace(/\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\u\{[0-9a-f]+\}/gi, '')
+    .replace(new RegExp(INVISIBLE.source, 'g'), '');
 }
 
 /** A short, visible rendering of text in a failure message. */
@@ -456,6 +510,35 @@ describe('the checks catch what they look for', () => {
     expect(liveMentions('hi @&#8203;team and mail@example.com')).toEqual([]);
   });
 
+  it('raw control and invisible characters in any sink', () => {
+    const run = { stdout: 'a\u202eb', stderr: '', summary: 'x\u200by', outputs: { r: 'a\u0000b' } };
+    expect(invisibleCharacters(run as unknown as HostileRun)).toHaveLength(3);
+    expect(
+      invisibleCharacters({
+        ...run,
+        stdout: 'ab',
+        summary: 'xy',
+        outputs: {},
+      } as unknown as HostileRun),
+    ).toEqual([]);
+  });
+
+  it('a secret split by hidden characters, raw or shown as the log’s escapes', () => {
+    const leak = (text: string) => secretPieces({ sink: text }, { secret: SECRET });
+    expect(leak(splitEvery(SECRET, '\u0000'))).not.toEqual([]);
+    expect(leak(splitEvery(SECRET, '\\u200b'))).not.toEqual([]);
+    expect(leak(splitEvery(SECRET, '\\x00'))).not.toEqual([]);
+  });
+
+  it('bare URLs that GitHub would link', () => {
+    expect(linksFromData('see https://evil.example/login')).not.toEqual([]);
+    expect(linksFromData('see www.evil.example')).not.toEqual([]);
+    expect(linksFromData('see https:&#8203;//evil.example and www&#8203;.evil.example')).toEqual(
+      [],
+    );
+    expect(linksFromData('| URL | <https://agent.example> |')).toEqual([]);
+  });
+
   it('eight characters of a secret in any form, base64 at any alignment included', () => {
     const leak = (text: string) => secretPieces({ sink: text }, { secret: SECRET });
     expect(leak('nothing here')).toEqual([]);
@@ -473,6 +556,8 @@ describe('a hostile service: every field it answers is data', () => {
     ['a javascript: custom_url', { customUrl: 'javascript:alert(document.cookie)//' }],
     ['every string \\u-escaped on the wire', { wireEscape: true }],
     ['values of 400,000 characters', { padding: 'p'.repeat(400_000) }],
+    // One argument per run of backticks was a RangeError: no summary, and the GitHub Deployment left in_progress.
+    ['values with 150,000 runs of backticks', { padding: '`x'.repeat(150_000) }],
   ])(
     'a deploy through it (%s) is deployed, and nothing in it is injected, rendered or leaked',
     async (_, setup) => {
@@ -549,6 +634,10 @@ describe('a hostile service: every field it answers is data', () => {
   it.each([
     ['as text', ['plain', 'json-escaped', 'url-encoded', 'markdown-escaped']],
     ['in base64', ['base64', 'base64 at 1', 'base64 at 2']],
+    [
+      'split by NULs, zero-width spaces and soft hyphens',
+      ['NUL-split', 'zero-width-split', 'soft-hyphen-split'],
+    ],
   ] satisfies [string, EchoForm[]][])(
     'statuses echo the key and the secret %s, each form that fits in one: none shows',
     async (_, forms) => {
@@ -680,6 +769,34 @@ describe('bounds', () => {
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/call stack|RangeError/i);
   });
 
+  it.each([
+    ['700 KiB', 700 * 1024],
+    ['4 MiB', 4 * 1024 * 1024],
+  ])(
+    'an HTML page of %s that opens <title over and over fails at once, a clear failure',
+    async (size, bytes) => {
+      ctx.service.on('list', titleBomb(bytes));
+
+      const run = await deployHostile();
+
+      console.info(`<title bomb of ${size}: ${run.ms} ms`);
+      expectFailure(run, 'GET', /an HTML page \(text\/html\), not the service's JSON/);
+    },
+  );
+
+  it('a listing of endless 3.75 MiB pages of exact matches stops at the cap: a clear failure, under 300 MB', async () => {
+    const { service } = ctx;
+    service.on('list', exactNamesForever(service, 37 * 1024));
+
+    const run = await deployHostile();
+
+    console.info(`endless listing of exact matches: peak RSS ${run.peakMb} MB, ${run.ms} ms`);
+    expectFailure(run, 'GET /v2/deployments', /more than this action keeps from one listing/);
+    expect(run.errors[0]).toContain('Narrow the name, or set deployment-id.');
+    expect(run.peakMb).toBeLessThan(PEAK_LIMIT_MB);
+    expect(service.requestsTo('list').length).toBeLessThanOrEqual(10);
+  });
+
   it('timeout bounds the lookup: a listing that pages forever, slowly, ends with the timeout', async () => {
     const { service } = ctx;
     service.on('list', pagesForever(service, 200));
@@ -690,6 +807,183 @@ describe('bounds', () => {
     expect(['failed', 'timed-out']).toContain(run.outputs.result);
     // 3 s of 200 ms pages is 15; a few more for the margin, far fewer than the 1,000-page guard.
     expect(service.requestsTo('list').length).toBeLessThanOrEqual(25);
+  });
+});
+
+describe('normalise, redact, escape, then cut: a secret survives no transformation', () => {
+  const page = (title: string) => ({
+    status: 502,
+    contentType: 'text/html',
+    raw: `<html><head><title>${title}</title></head><body>bad gateway</body></html>`,
+  });
+  const entities = (s: string) => [...s].map((c) => `&#${c.charCodeAt(0)};`).join('');
+  // The first character \u-escaped, the rest as JSON writes it: redacting the raw text cannot find it.
+  const partlyEscaped = (s: string) =>
+    `\\u${s.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(s.slice(1)).slice(1, -1)}`;
+
+  it.each([
+    [
+      'a secret partly \\u-escaped on the wire, across the cut of a server message',
+      { status: 400, raw: `{"detail":"${'x'.repeat(285)} ${partlyEscaped(SECRET)}"}` },
+    ],
+    [
+      'the key split by NULs, in the message and the GitHub Deployment status',
+      { status: 400, body: { detail: splitEvery(API_KEY, '\u0000') } },
+    ],
+    [
+      'the key split by zero-width spaces and soft hyphens',
+      { status: 400, body: { detail: splitEvery(splitEvery(API_KEY, '\u200b'), '\u00ad') } },
+    ],
+    [
+      'JSON of another shape with a secret split by soft hyphens',
+      { status: 409, body: { error: splitEvery(SECRET, '\u00ad') } },
+    ],
+    ['a page title with the key across its cut', page(`${'x'.repeat(70)} ${API_KEY}`)],
+    ['a page title that spells the key in HTML entities', page(`Error ${entities(API_KEY)}`)],
+    ['a page title with a secret whose tab became a space', page(`Error ${TAB_SECRET}`)],
+  ] satisfies [string, Reply][])('%s', async (_, reply) => {
+    ctx.service.on('patch', reply);
+
+    const run = await deployHostile();
+
+    expectFailure(run, 'PATCH');
+    const states = github.gh.deployments[0]?.statuses.map((st) => st.state);
+    expect(states).toEqual(['in_progress', 'failure']);
+  });
+
+  it('a name the service gives, with the key split by NULs: marker, outputs and statuses', async () => {
+    const { service } = ctx;
+    service.name = `agent-${splitEvery(API_KEY, '\u0000')}`;
+    const id = String(service.targetDeployment().id);
+
+    const run = await deployHostile({ name: '', 'deployment-id': id });
+
+    expect(run.outputs.result).toBe('deployed');
+    expect(run.outputs['deployment-name']).toBe('agent-***');
+    expect(ourComments()).toHaveLength(1);
+    expect(ourComments()[0]!.body).toMatch(/^<!-- agent-deploy-action:agent-\*\*\* -->\n/);
+  });
+});
+
+describe('verify-url: where the check goes is never the service’s choice, and the agent’s words are not shown', () => {
+  let near: FakeAgent;
+  let far: FakeAgent;
+  beforeAll(async () => {
+    [near, far] = await Promise.all([FakeAgent.start(), FakeAgent.start()]);
+  });
+  beforeEach(() => {
+    near.reset();
+    far.reset();
+  });
+  afterAll(() => Promise.all([near.close(), far.close()]));
+
+  it('a path resolves against custom_url as read before the write, not as answered after it', async () => {
+    const { service } = ctx;
+    service.customUrl = near.url;
+    service.on('patch', () => {
+      service.customUrl = far.url;
+      return undefined;
+    });
+
+    const run = await deployHostile({ 'verify-url': '/health' });
+
+    expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
+    expect(near.requests.map((r) => r.path)).toContain('/health');
+    expect(far.requests).toEqual([]);
+  });
+
+  it('a path resolves against the custom-url input when it is given', async () => {
+    ctx.service.customUrl = far.url;
+
+    const run = await deployHostile({ 'custom-url': near.url, 'verify-url': '/health' });
+
+    expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
+    expect(near.requests.map((r) => r.path)).toContain('/health');
+    expect(far.requests).toEqual([]);
+  });
+
+  it('an answer is shown as its status and length only; a query only as ?…', async () => {
+    const said = `agent-said-this ${'x'.repeat(100)} ${SECRET} ${API_KEY} ${PAYLOADS.join(' ')}`;
+    near.script = [
+      { status: 503, body: said },
+      { status: 302, headers: { location: 'https://evil.example/phish' } },
+    ];
+
+    const run = await deployHostile({
+      'verify-url': `${near.url}/health?token=verify-query-value`,
+      'verify-timeout': '2s',
+    });
+
+    expect(run.outputs).toMatchObject({ result: 'unhealthy', verified: 'false' });
+    expect(run.errors[0]).toContain(`${near.url}/health?… did not answer 2xx`);
+    expect(run.errors[0]).toContain('last: HTTP 302, a redirect, not followed (body: 0 bytes)');
+    expect(run.stdout).toContain(`HTTP 503 (body: ${Buffer.byteLength(said)} bytes)`);
+    const published = [run.summary, ...commentBodies(), JSON.stringify(github.gh.deployments)];
+    for (const text of [...published, run.stdout, run.stderr]) {
+      expect(text).not.toContain('agent-said-this');
+      expect(text).not.toContain('evil.example/phish');
+    }
+    for (const text of published) expect(text).not.toContain('verify-query-value');
+  });
+});
+
+describe('pull_request_target and token-id: inputs that rewrite what is deployed or where', () => {
+  const target = { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_REF: 'refs/heads/main' };
+
+  it('pull_request_target gives no default repo-ref: an explicit one is required, before any request', async () => {
+    const run = await deployHostile({}, { env: target });
+
+    expectFailure(run, /Input 'repo-ref' is required on pull_request_target/, /head branch/);
+    expect(run.errors).toHaveLength(1);
+    expect(ctx.service.requests).toEqual([]);
+  });
+
+  it('pull_request_target with repo-ref deploys that ref, never the head branch', async () => {
+    const run = await deployHostile({ 'repo-ref': 'main' }, { env: target });
+
+    expect(run.outputs.result).toBe('deployed');
+    const patch = ctx.service.requestsTo('patch')[0]?.body;
+    expect(patch).toMatchObject({ source_revision_config: { repo_ref: 'main' } });
+  });
+
+  it.each(['../../deployments/x', 'tok/1', 'tok 1', '..', '.'])(
+    'token-id %j is refused, naming the accepted form, before any request',
+    async (tokenId) => {
+      const run = await deployHostile({
+        command: 'token-metadata',
+        name: '',
+        'token-id': tokenId,
+        'provider-account-label': 'ci',
+      });
+
+      expectFailure(run, /Input 'token-id': .* is not a token id; use .*letters, digits/);
+      expect(ctx.service.requests).toEqual([]);
+    },
+  );
+});
+
+describe('a dry run publishes input values only for revision-level fields', () => {
+  it('the summary and the PR comment show ref and paths, and every other field as "set"; the log keeps all', async () => {
+    const run = await deployHostile({
+      'dry-run': 'true',
+      'repo-ref': 'release-7',
+      'build-command': 'make BUILD_TOKEN=build-value-123',
+      'install-command': 'pip install --index-url https://u:install-value-456@pypi.example',
+      'resource-spec': '{"labels": {"team": "spec-value-789"}}',
+      'custom-url': 'https://agent.example',
+      'verify-url': '/health?token=verify-query-value',
+    });
+
+    expect(run.outputs.result).toBe('planned');
+    const values = ['build-value-123', 'install-value-456', 'spec-value-789', 'verify-query-value'];
+    for (const text of [run.summary, ...commentBodies()]) {
+      expect(text).toContain('release-7');
+      expect(text).toContain('graph.json');
+      expect(text).toContain('"build_command": "set"');
+      for (const value of values) expect(text).not.toContain(value);
+    }
+    expect(commentBodies()).toHaveLength(1);
+    for (const value of values) expect(run.stdout).toContain(value);
   });
 });
 

@@ -101,6 +101,25 @@ describe('parseInputs', () => {
     expect((await parse({}, tag)).repoRef).toBe('refs/tags/v1');
   });
 
+  it('on pull_request_target takes no default ref: a codehost deploy must name one', async () => {
+    const env = { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_HEAD_REF: 'fork-branch' };
+    await expect(parse({}, env)).rejects.toThrow(
+      "Input 'repo-ref' is required on pull_request_target: that workflow runs with your secrets, and the default would be the pull request's head branch",
+    );
+    expect((await parse({ 'repo-ref': 'main' }, env)).repoRef).toBe('main');
+    expect((await parse({ 'image-uri': 'registry.example/agent:1' }, env)).repoRef).toBeUndefined();
+  });
+
+  it.each(['../x', 'a/b', 'a b', '..', '.', 'a..b', 'x'.repeat(201)])(
+    'refuses token-id %j, which would rewrite the request path',
+    async (tokenId) => {
+      const inputs = { command: 'token-metadata', 'token-id': tokenId, 'is-default': 'true' };
+      await expect(settingsOf(all(inputs))).rejects.toThrow(
+        /^Input 'token-id': .* is not a token id; use the id the service gave the token: letters, digits, '-', '_', '\.' and '~', without '\/', '\.\.' or white space/,
+      );
+    },
+  );
+
   it('throws an InputError naming the input, never quoting a long value', async () => {
     const error = await parse({ 'deployment-id': 'k'.repeat(64) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);

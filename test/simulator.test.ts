@@ -359,6 +359,101 @@ describe('faults', () => {
   });
 });
 
+describe('lost answers, races and lag (issue 18)', () => {
+  const patchRef = (id: string, ref: string) =>
+    call('PATCH', `/v2/deployments/${id}`, { source_revision_config: { repo_ref: ref } });
+  const latestRef = (id: string) => {
+    const d = sim.deployment(id)!;
+    return sim.revision(id, d.latest_revision_id!)!.source_revision_config.repo_ref;
+  };
+
+  it('applies a PATCH and answers the deployment as it was before (stale)', async () => {
+    const d = sim.addDeployment({ name: 'agent-s' });
+    const before = d.latest_revision_id;
+    sim.fault({ method: 'PATCH', stale: true });
+
+    const r = await patchRef(d.id, 'feature');
+
+    expect(r.status).toBe(200);
+    expect(r.body.latest_revision_id).toBe(before);
+    expect(sim.deployment(d.id)!.latest_revision_id).not.toBe(before);
+    expect(latestRef(d.id)).toBe('feature');
+    expect(sim.revisions(d.id)).toHaveLength(2);
+  });
+
+  it("lands another job's write before or after a request (concurrent)", async () => {
+    const d = sim.addDeployment({ name: 'agent-c' });
+    sim.fault({
+      method: 'PATCH',
+      concurrent: { when: 'before', source_revision_config: { repo_ref: 'other' } },
+    });
+    const first = await patchRef(d.id, 'mine');
+    // Ours came last: the answer and the service show it.
+    expect(first.body.source_revision_config.repo_ref).toBe('mine');
+
+    sim.fault({
+      method: 'PATCH',
+      concurrent: { when: 'after', source_revision_config: { repo_ref: 'other' } },
+    });
+    const second = await patchRef(d.id, 'mine');
+    // The other job's came last: the answer is built after it.
+    expect(second.body.source_revision_config.repo_ref).toBe('other');
+    expect(latestRef(d.id)).toBe('other');
+    expect(sim.revisions(d.id).map((r) => r.source_revision_config.repo_ref)).toEqual([
+      'main',
+      'other',
+      'mine',
+      'mine',
+      'other',
+    ]);
+  });
+
+  it('answers 404 for a new revision while it is not visible yet', async () => {
+    const d = sim.addDeployment({ name: 'agent-e' });
+    sim.revisionVisibleAfterMs = 150;
+    const r = await patchRef(d.id, 'feature');
+    const path = `/v2/deployments/${d.id}/revisions/${r.body.latest_revision_id}`;
+
+    expect((await call('GET', path)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await call('GET', path)).status).toBe(200);
+  });
+
+  it('creates a second deployment of a taken name with duplicateNames', async () => {
+    sim.addDeployment({ name: 'agent-d' });
+    expect((await call('POST', '/v2/deployments', codehostCreate('agent-d'))).status).toBe(409);
+    sim.duplicateNames = true;
+    expect((await call('POST', '/v2/deployments', codehostCreate('agent-d'))).status).toBe(201);
+    expect(sim.deploymentsNamed('agent-d')).toHaveLength(2);
+  });
+
+  it('caps its pages whatever limit asks, the offset advancing by what it gave', async () => {
+    sim.addDeployments(7, (i) => `x-${i}`);
+    sim.pageCap = 3;
+    const r = await call('GET', '/v2/deployments?limit=100&offset=2');
+    expect(r.body.resources.map((d: { name: string }) => d.name)).toEqual(['x-2', 'x-3', 'x-4']);
+    expect(r.body.offset).toBe(5);
+  });
+
+  it('sends a skewed Date, and a Retry-After date against it; match narrows a fault', async () => {
+    sim.dateSkewMs = 3_600_000;
+    sim.fault({
+      method: 'GET',
+      match: (req) => req.query.limit === '7',
+      status: 503,
+      retryAfterDateMs: 2000,
+    });
+    const plain = await call('GET', '/v2/deployments?limit=1');
+    const r = await call('GET', '/v2/deployments?limit=7');
+
+    expect(plain.status).toBe(200);
+    expect(r.status).toBe(503);
+    const date = Date.parse(r.headers.get('date')!);
+    expect(Math.abs(date - Date.now() - 3_600_000)).toBeLessThan(5000);
+    expect(Date.parse(r.headers.get('retry-after')!) - date).toBe(2000);
+  });
+});
+
 describe('repositories, listeners, tokens', () => {
   it('lists repositories per integration kind', async () => {
     sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });

@@ -37,6 +37,13 @@ describe('a log line', () => {
 });
 
 describe('outputs and GitHub fields', () => {
+  it('lose hidden characters before redaction, so a NUL-split secret is not joined after it', () => {
+    const s = sinks(KEY);
+    const split = `${KEY.slice(0, 6)}\u0000${KEY.slice(6)}`;
+    expect(s.output(`a ${split} \u202eb\u200bc`)).toBe('a *** bc');
+    expect(s.field(split, 140)).toBe('***');
+  });
+
   it('are one line, cut after the secret is gone', () => {
     const s = sinks(KEY);
     expect(s.output('a\r\nb\nc\u2028d')).toBe('a b c d');
@@ -55,7 +62,14 @@ describe('Markdown', () => {
     expect(text).toContain('@&#8203;team');
   });
 
-  it('makes code spans that data cannot close', () => {
+  it('breaks bare URLs and www. so that GitHub links nothing from data', () => {
+    expect(esc('see https://evil.example and WWW.evil.example')).toBe(
+      'see https:&#8203;//evil.example and WWW&#8203;.evil.example',
+    );
+  });
+
+  it('makes code spans that data cannot close, however many runs of backticks it holds', () => {
+    expect(code('`x'.repeat(200_000))).toMatch(/^`` `x/);
     expect(code('a``b')).toBe('```a``b```');
     expect(code('`x`')).toBe('`` `x` ``');
     expect(code('a|b')).toBe('`a\\|b`');
@@ -92,6 +106,24 @@ describe('the redactor', () => {
     expect(r.redact(`before ${form} after`)).toBe('before *** after');
   });
 
+  it.each([
+    ['NUL', '\u0000'],
+    ['zero-width space', '\u200b'],
+    ['soft hyphen', '\u00ad'],
+    ['right-to-left override', '\u202e'],
+  ])('looks through a %s inside the value', (_, c) => {
+    const split = `${KEY.slice(0, 5)}${c}${KEY.slice(5, 9)}${c}${c}${KEY.slice(9)}`;
+    expect(r.redact(`before ${split} after`)).toBe('before *** after');
+  });
+
+  it('takes any run of white space in the text for any in the value', () => {
+    const tab = new Redactor();
+    tab.add('Tb7Yq2Wx9Lk4\tMn8Rz3Vc6Pd1');
+    expect(tab.redact('a Tb7Yq2Wx9Lk4 Mn8Rz3Vc6Pd1 b')).toBe('a *** b');
+    expect(tab.redact('a Tb7Yq2Wx9Lk4\n \u200b Mn8Rz3Vc6Pd1 b')).toBe('a *** b');
+    expect(tab.redact('a Tb7Yq2Wx9Lk4Mn8Rz3Vc6Pd1 b')).toBe('a Tb7Yq2Wx9Lk4Mn8Rz3Vc6Pd1 b');
+  });
+
   it('hides the value inside a longer base64 text at every alignment', () => {
     for (const prefix of ['', 'a', 'ab', 'abc']) {
       const encoded = Buffer.from(`${prefix}${KEY}and more`).toString('base64');
@@ -99,6 +131,14 @@ describe('the redactor', () => {
       const bare = Buffer.from(KEY).toString('base64').replace(/=+$/, '');
       for (let i = 0; i + 8 <= bare.length; i++) expect(out).not.toContain(bare.slice(i, i + 8));
     }
+  });
+});
+
+describe('a quote of data', () => {
+  it('is redacted before it is cut, so no prefix of a secret survives the cut', () => {
+    const quote = sinks(KEY).excerpt(`${'x'.repeat(70)} ${KEY} tail`, 80);
+    expect(quote).toBe(`${'x'.repeat(70)} *** tail`);
+    expect(sinks(KEY).excerpt(`${'x'.repeat(75)} ${KEY}`, 80)).toBe(`${'x'.repeat(75)} ***`);
   });
 });
 

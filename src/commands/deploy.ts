@@ -5,11 +5,22 @@ import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
 import { changedFields, createBody, patchBody } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
-import { checkVerifiable } from '../deploy/verify.ts';
+import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
+import {
+  carries,
+  describeValues,
+  readAfterWrite,
+  valuesOf,
+  whilePending,
+  writeDeployment,
+} from '../deploy/write.ts';
 import { type DeploySettings, deploySettings } from '../inputs/index.ts';
 import { createDeployment, patchDeployment } from '../service/calls.ts';
-import { DeployError, HttpError, NetworkError } from '../service/errors.ts';
+import { CancelledError, DeployError, HttpError } from '../service/errors.ts';
+import { comeBackLater, outcomeUnknown } from '../service/retry.ts';
 import type { CreateDeploymentBody, Deployment, Listener } from '../service/schemas.ts';
+import { seconds } from '../shared/time.ts';
+import { sameRepoUrl } from '../shared/url.ts';
 import type { Command, CommandContext } from './index.ts';
 
 /** The main job: find or create the deployment by name, trigger a revision, follow it. */
@@ -30,25 +41,19 @@ async function deployRun(ctx: CommandContext, settings: DeploySettings): Promise
   const listener = settings.listener
     ? await resolveListener(client, settings.listener, settings.k8sNamespace)
     : undefined;
-  if (!existing && target.id === undefined) {
-    const created = await create(ctx, settings, target.name, listener);
-    if (created !== 'taken') return;
-    // The name was taken meanwhile (409): carry on with the deployment that exists, as an update.
-    existing = await findByName(client, target.name);
-    if (!existing)
-      throw new DeployError(
-        `Creating '${target.name}' answered 409 (name taken) but no deployment of that name is visible to this key and tenant; check tenant-id.`,
-      );
-  }
+  // Not created by this run after all (another change made one of that name meanwhile): updated as found.
+  if (!existing && target.id === undefined)
+    existing = await create(ctx, settings, target.name, listener);
   if (existing) return update(ctx, settings, existing, listener);
 }
 
+/** Creates the deployment and follows it; answers another change's deployment of that name, to update instead. */
 async function create(
   ctx: CommandContext,
   settings: DeploySettings,
   name: string,
   listener: Listener | undefined,
-): Promise<'taken' | undefined> {
+): Promise<Deployment | undefined> {
   const { client, report, log } = ctx;
   if (!settings.create) {
     throw new DeployError(
@@ -68,11 +73,14 @@ async function create(
   }
   report.phase = 'create';
   log.info(`No deployment is named '${name}': creating it (${settings.source}).`);
-  const created = await createOnce(ctx, body);
-  if (!created) return 'taken';
+  const { deployment, ours } = await createOnce(ctx, body);
+  if (!ours) return deployment;
   report.created = true;
-  report.revisionCreated = created.latest_revision_id !== null;
-  await follow(ctx, settings, created);
+  report.revisionCreated = deployment.latest_revision_id !== null;
+  await follow(ctx, settings, deployment, {
+    revisionId: deployment.latest_revision_id ?? undefined,
+    check: verifyCheck(settings, verify),
+  });
 }
 
 async function update(
@@ -81,7 +89,7 @@ async function update(
   existing: Deployment,
   listener: Listener | undefined,
 ): Promise<void> {
-  const { client, report, log } = ctx;
+  const { report, log } = ctx;
   report.deployment = existing;
   report.previousRevisionId = existing.active_revision_id ?? undefined;
   log.info(
@@ -90,6 +98,7 @@ async function update(
   checkSource(settings, existing);
   const body = patchBody(settings, existing, listener);
   const call = patchDeployment(existing.id, body);
+  // Read before the write: what the service answers after it never chooses where the check goes.
   const verify = checkVerifiable(settings, settings.customUrl ?? existing.source_config.custom_url);
   if (settings.dryRun) {
     report.plan = { ...planOf('update', call), verify };
@@ -106,44 +115,108 @@ async function update(
   log.info(
     `Updating deployment '${existing.name}' (${existing.id}), sending ${changes.join(', ')}`,
   );
-  const updated = await client.send(call);
-  if (updated.latest_revision_id === existing.latest_revision_id) {
-    report.deployment = updated;
-    report.revisionId = updated.latest_revision_id ?? undefined;
+  const sent = body.source_revision_config ?? {};
+  const written = await writeDeployment(ctx, call, {
+    before: existing,
+    values: () => Promise.resolve(sent),
+  });
+  report.deployment = written.deployment;
+  if (!written.revisionId) {
+    report.revisionId = written.deployment.latest_revision_id ?? undefined;
     log.info('The service created no new revision: nothing to wait for.');
     return conclude(report, success('no-change'));
   }
   report.revisionCreated = true;
-  return follow(ctx, settings, updated);
+  return follow(ctx, settings, written.deployment, {
+    revisionId: written.revisionId,
+    check: verifyCheck(settings, verify),
+  });
 }
 
 /**
- * One create. After an ambiguous failure (no answer, reset, 5xx) the name is looked up again and a deployment
- * found is the one this run created; never a second POST. Answers undefined on 409 (taken by someone else).
+ * The create, sent once. After a failure that may have taken effect (no answer, a reset, a 5xx, a 429, a 409) the
+ * name is looked up before anything else, and a deployment found is used: this run's when it carries the values
+ * the create sent (or another change's, updated then). Found nowhere, the create goes again only after an explicit
+ * come-back-later (429, 503 with Retry-After); otherwise the run ends: a create is never sent again on a guess.
  */
 async function createOnce(
-  { client, log }: CommandContext,
+  ctx: CommandContext,
   body: CreateDeploymentBody,
-): Promise<Deployment | undefined> {
-  try {
-    return await client.send(createDeployment(body));
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 409) {
-      log.info(`Create answered 409: '${body.name}' exists now; updating it instead.`);
-      return undefined;
+): Promise<{ deployment: Deployment; ours: boolean }> {
+  const pending = {
+    request: 'POST /v2/deployments',
+    check: `the deployments named '${body.name}'`,
+  };
+  return whilePending(ctx, pending, () => createUntilKnown(ctx, body));
+}
+
+async function createUntilKnown(
+  { client, report, log }: CommandContext,
+  body: CreateDeploymentBody,
+): Promise<{ deployment: Deployment; ours: boolean }> {
+  const { name } = body;
+  const pending = report.pendingWrite;
+  for (let sends = 1; ; sends++) {
+    if (sends > 1) {
+      if (client.clock.signal.aborted) throw new CancelledError();
+      report.pendingWrite = pending;
     }
-    const ambiguous =
-      (error instanceof NetworkError && !error.notSent) ||
-      (error instanceof HttpError && error.status >= 500);
-    if (!ambiguous) throw error;
-    log.warning(
-      `Create failed ambiguously (${(error as Error).message}); looking '${body.name}' up again before anything else.`,
-    );
-    const found = await findByName(client, body.name);
-    if (!found) throw error;
-    log.info(`The create did take effect: deployment ${found.id}.`);
-    return found;
+    try {
+      return { deployment: await client.send(createDeployment(body)), ours: true };
+    } catch (error) {
+      const taken = error instanceof HttpError && error.status === 409;
+      if (!taken && !outcomeUnknown(error)) throw error;
+      log.warning(
+        taken
+          ? `Create answered 409: a deployment named '${name}' exists now; looking it up.`
+          : `${error.message} The create may have taken effect: looking '${name}' up again before anything else.`,
+      );
+      const found = await readAfterWrite(
+        client,
+        error as Error,
+        `the deployments named '${name}'`,
+        (reader) => findByName(reader, name),
+      );
+      if (found) {
+        // A 409 to the first send is the service saying another change holds the name; after an earlier send
+        // whose outcome was unknown, or any other failure, the deployment may be this run's: its values tell.
+        const ours = (!taken || sends > 1) && madeFrom(found, body);
+        log.info(
+          ours
+            ? `Deployment '${name}' (${found.id}) exists now with the values this run sent: it is taken as this run's create.`
+            : `Deployment '${name}' (${found.id}) exists now, made by another change (${describeValues(valuesOf(found.source_revision_config))}; this run sent ${describeValues(body.source_revision_config)}): updating it as found.`,
+        );
+        return { deployment: found, ours };
+      }
+      if (taken)
+        throw new DeployError(
+          `Creating '${name}' answered 409 (name taken) but no deployment of that name is visible to this key and tenant; check tenant-id.`,
+        );
+      report.pendingWrite = undefined;
+      const delay =
+        error instanceof HttpError && comeBackLater(error)
+          ? client.resendDelay(error, sends)
+          : undefined;
+      if (delay === undefined) {
+        error.message += ` The lookup does not show '${name}' (yet), and a create is never sent again on a guess: run the job again, and its lookup finds the deployment if this create took effect.`;
+        throw error;
+      }
+      log.info(
+        `The lookup shows no deployment named '${name}': the service did not take the create. Sending it again in ${seconds(delay)}.`,
+      );
+      await client.clock.time.sleep(delay, client.clock.signal);
+    }
   }
+}
+
+/** Whether a deployment found after a lost create answer is the one it asked for: its source and values. */
+function madeFrom(found: Deployment, body: CreateDeploymentBody): boolean {
+  const repoUrl = body.source_config.repo_url;
+  return (
+    found.source === body.source &&
+    carries(found.source_revision_config, body.source_revision_config) &&
+    (repoUrl === undefined || sameRepoUrl(found.source_config.repo_url ?? '', repoUrl))
+  );
 }
 
 function needsRepository(s: DeploySettings): boolean {

@@ -3,7 +3,8 @@ import { describeTarget, findTarget } from '../deploy/lookup.ts';
 import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
-import { checkVerifiable } from '../deploy/verify.ts';
+import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
+import { redeployIntent, writeDeployment } from '../deploy/write.ts';
 import {
   type CommonSettings,
   type DeploymentRef,
@@ -60,9 +61,16 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
   }
   report.phase = 'redeploy';
   log.info(`Redeploying revision ${settings.revisionId} of '${target.name}'`);
-  const after = await client.send(call);
+  const written = await writeDeployment(
+    ctx,
+    call,
+    redeployIntent(client, target, settings.revisionId),
+  );
+  const revisionId = written.revisionId ?? settings.revisionId;
   report.revisionCreated =
-    after.latest_revision_id !== target.latest_revision_id &&
-    after.latest_revision_id !== settings.revisionId;
-  return follow(ctx, settings, after, settings.revisionId);
+    revisionId !== target.latest_revision_id && revisionId !== settings.revisionId;
+  return follow(ctx, settings, written.deployment, {
+    revisionId,
+    check: verifyCheck(settings, verify),
+  });
 }

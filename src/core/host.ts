@@ -1,5 +1,6 @@
 // What the run needs from the CI it runs in. Everything CI-specific sits behind this interface: a host is one
 // folder under src/hosts/ (GitHub Actions today), and the run itself never learns which one it is in.
+import type { Clock } from '../shared/clock.ts';
 import type { Logger } from './logger.ts';
 import type { RunReport } from './report.ts';
 
@@ -14,10 +15,10 @@ export interface HostContext {
   /** The pull (or merge) request the run is about, on such events. */
   change?: { number: number };
   /**
-   * True when the run holds secrets but the default ref would be chosen by a change's author (GitHub's
-   * pull_request_target): nothing is taken from the head branch by default there.
+   * Set (to the event's name, for messages) when the run holds secrets but its change's head is its author's
+   * code (GitHub's pull_request_target): then there is no default ref, and repo-ref must be given.
    */
-  untrustedHead?: boolean;
+  untrustedHead?: string;
   /** Where `@path` inputs are read from: the checkout. */
   workspace: string;
   /** A link to this CI run, for the comment. */
@@ -61,7 +62,8 @@ export interface IntegrationRun {
   /** What the workflow asked for. */
   environment?: string;
   prComment: boolean;
-  /** The run's deadline and cancellation, which bound the integrations' calls too. */
+  /** The run's clock, deadline and cancellation, which bound the integrations' calls too. */
+  time: Clock;
   deadline: number;
   signal: AbortSignal;
   log: Logger & { field(text: string, max: number): string };

@@ -1,5 +1,5 @@
 // The words a run ends with: one place for every result's message and for what to look at next.
-import type { Rollback, Verdict } from './report.ts';
+import type { PendingWrite, Rollback, Verdict } from './report.ts';
 import type { WaitOutcome } from '../deploy/wait.ts';
 
 export function success(result: Verdict['result']): Verdict {
@@ -38,6 +38,11 @@ export function settle(
         },
       );
   }
+}
+
+/** What a cancel leaves behind when a write had not answered: it may have been applied all the same. */
+export function unansweredWrite({ request, check }: PendingWrite): string {
+  return `${request} had no answer when the job was cancelled: it may have been applied. Check ${check} on the service before running the job again.`;
 }
 
 /** The note when a timed-out revision is not rolled back. */

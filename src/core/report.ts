@@ -14,7 +14,7 @@ export type Result =
 
 export interface TimelineEntry {
   status: string;
-  /** When the status was first seen (ms since epoch); the first one starts at the trigger. */
+  /** When the status was first seen (ms on the run's monotonic clock); the first one starts at the trigger. */
   since: number;
   /** When the next status was seen, or the last read for the final one. */
   until: number;
@@ -72,6 +72,7 @@ export interface RunReport {
   revisionId?: string;
   revision?: Revision;
   timeline: TimelineEntry[];
+  /** When the wait started and ended, on the run's monotonic clock (set together). */
   waitStarted?: number;
   waitEnded?: number;
   /** The phase that failed and what to look at next. */
@@ -80,9 +81,18 @@ export interface RunReport {
   rollback?: Rollback;
   verification?: Verification;
   cancelled?: boolean;
+  /** A write sent whose outcome this run does not know yet: what a cancel now leaves possibly applied. */
+  pendingWrite?: PendingWrite;
   /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
   phase?: string;
   notes: string[];
+}
+
+export interface PendingWrite {
+  /** "PATCH /v2/deployments/…" */
+  request: string;
+  /** Where to look: "deployment 'my-agent' (…)". */
+  check: string;
 }
 
 export function newReport(command?: string): RunReport {

@@ -1,7 +1,9 @@
-// The one place where text leaves the action, one function per sink. Each redacts every secret first (so no cut
-// can keep part of one), then makes the text harmless for that sink's syntax, then bounds its size.
+// The one place where text leaves the action, one function per sink. Each takes the same steps in the same order:
+// normalise (hidden characters out, one line where the sink is one line), redact every secret, escape for the
+// sink's syntax, and only then cut, so no cut can keep part of a secret and no escape can hide one from redaction.
+// Data is cut nowhere else: code that quotes data in a message asks `excerpt` for it.
 import type { Redactor } from '../shared/redact.ts';
-import { cut, lines, oneLine, visible } from '../shared/text.ts';
+import { collapse, cut, lines, normalise, oneLine, visible } from '../shared/text.ts';
 
 const LOG_LINE_MAX = 4000;
 const OUTPUT_MAX = 2000;
@@ -21,27 +23,41 @@ export class Sinks {
     return this.redactor.redact(text);
   }
 
+  /** Data on its way to a renderer (the summary, the comment): normalised and redacted; the renderer escapes it. */
+  clean(text: string): string {
+    return this.redact(normalise(text));
+  }
+
+  /** Data quoted in a message (a server's error, a page title): one line, redacted, white space runs as one, cut. */
+  excerpt(text: string, max: number): string {
+    return cut(collapse(this.redact(oneLine(text))), max);
+  }
+
   /**
-   * One log line (info, debug, or the text of an annotation): every control character shown as an escape, so data
-   * can neither start a new line nor steer the terminal, and never the start of a workflow command (`::` at the
-   * start of a line, `##[` anywhere).
+   * One log line (info, debug, or the text of an annotation). Control and invisible characters are shown as escapes
+   * (the log's way to keep them out, so data can neither start a new line, steer the terminal nor turn the text
+   * around); the redactor looks through them. Never the start of a workflow command (`::` at the start of a line,
+   * `##[` anywhere).
    */
   logLine(text: string): string {
-    const line = visible(cut(this.redact(text), LOG_LINE_MAX));
-    return line.replace(/^(\s*)::/, '$1\\::').replace(/##\[/g, '#\\#[');
+    const line = visible(this.redact(text));
+    return cut(line.replace(/^(\s*)::/, '$1\\::').replace(/##\[/g, '#\\#['), LOG_LINE_MAX);
   }
 
   /** A step output: one line. */
   output(text: string): string {
-    return cut(oneLine(this.redact(text)), OUTPUT_MAX);
+    return cut(this.redact(oneLine(text)), OUTPUT_MAX);
   }
 
   /** A field sent to GitHub's API (a deployment status description): one line of at most `max` characters. */
   field(text: string, max: number): string {
-    return cut(oneLine(this.redact(text)), max);
+    return cut(this.redact(oneLine(text)), max);
   }
 
-  /** Markdown built from escaped data (see shared/markdown.ts), redacted, and cut at a line when over `max`. */
+  /**
+   * Markdown built from data that `clean` normalised and redacted and shared/markdown.ts escaped: redacted once more
+   * as a whole, and cut at a line when over `max`.
+   */
   markdown(text: string, max: number): string {
     const clean = this.redact(text);
     if (clean.length <= max) return clean;

@@ -6,6 +6,7 @@ import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
+import { withoutQuery } from '../shared/url.ts';
 import { confirmActive, reread } from './active.ts';
 import {
   afterRollback,
@@ -18,7 +19,7 @@ import {
 } from '../core/outcome.ts';
 import { conclude, type RunReport, type Verdict } from '../core/report.ts';
 import { rollBack } from './rollback.ts';
-import { resolveVerifyUrl, verify } from './verify.ts';
+import { verify, type VerifyCheck } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';
 
 export interface FollowContext {
@@ -28,14 +29,19 @@ export interface FollowContext {
   userAgent: string;
 }
 
+/**
+ * Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. `check` is
+ * verify-url as resolved before the write (verifyCheck): never re-resolved against the custom_url the service
+ * answers after it.
+ */
 export async function follow(
-  { client, report, log, userAgent }: FollowContext,
+  ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   written: Deployment,
-  chosenRevision?: string,
+  { revisionId, check }: { revisionId: string | undefined; check?: VerifyCheck },
 ): Promise<void> {
+  const { client, report, log, userAgent } = ctx;
   report.deployment = written;
-  const revisionId = written.latest_revision_id ?? chosenRevision;
   report.revisionId = revisionId;
   if (!revisionId)
     throw new DeployError(
@@ -52,7 +58,11 @@ export async function follow(
   const watch = await waitForRevision(
     client,
     ids,
-    { pollIntervalMs: settings.pollIntervalMs, triggeredAt: Date.now() },
+    {
+      pollIntervalMs: settings.pollIntervalMs,
+      triggeredAt: client.clock.time.now(),
+      fresh: report.revisionCreated,
+    },
     log,
   );
   recordWatch(report, watch);
@@ -61,17 +71,23 @@ export async function follow(
   const status = watch.revision?.status ?? 'unknown';
 
   if (watch.outcome !== 'deployed') {
-    report.deployment = (await reread(client, written.id)) ?? written;
+    const deployment = (await reread(client, written.id, log)) ?? written;
+    report.deployment = deployment;
     const verdict = settle(watch.outcome, revisionId, status, {
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
     });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
-      return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {
-        why: `ended ${status}`,
-        status,
-        verdict,
-      });
+      return rollbackAndConclude(
+        ctx,
+        settings,
+        { deployment, revisionId },
+        {
+          why: `ended ${status}`,
+          status,
+          verdict,
+        },
+      );
     if (watch.outcome === 'timed-out' && settings.rollbackOnFailure)
       report.notes.push(noRollbackAfterTimeout(revisionId, report.previousRevisionId));
     return conclude(report, verdict);
@@ -80,14 +96,21 @@ export async function follow(
   report.phase = 'activate';
   const serving = await confirmActive(
     client,
-    { ...ids, previous: report.previousRevisionId },
+    {
+      ...ids,
+      // A DEPLOYED outcome comes from a revision read.
+      createdAt: watch.revision?.created_at ?? '',
+      previous: report.previousRevisionId,
+    },
     settings.pollIntervalMs,
   );
   report.deployment = serving.deployment;
   if (serving.state === 'not-switched') {
-    const still = serving.activeId
-      ? `still serves revision ${serving.activeId}`
-      : 'has no active revision';
+    const still = !serving.activeId
+      ? 'has no active revision'
+      : serving.activeId === report.previousRevisionId
+        ? `still serves revision ${serving.activeId}`
+        : `serves revision ${serving.activeId}, created before this one,`;
     return conclude(
       report,
       failed(
@@ -106,24 +129,30 @@ export async function follow(
     report.notes.push(note);
   }
 
-  if (settings.verify) {
+  if (check) {
     report.phase = 'verify';
-    const url = resolveVerifyUrl(settings.verify.url, serving.deployment.source_config.custom_url);
-    const seen = await verify(url, settings.verify.timeoutMs, {
+    const { url, timeoutMs } = check;
+    const seen = await verify(url, timeoutMs, {
       userAgent,
       signal: client.clock.signal,
+      time: client.clock.time,
       log,
     });
     report.verification = seen;
     if (!seen.ok) {
-      const why = `is DEPLOYED but ${url} did not answer 2xx within verify-timeout ${compact(settings.verify.timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
+      const why = `is DEPLOYED but ${withoutQuery(url)} did not answer 2xx within verify-timeout ${compact(timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
       const verdict = failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED'));
       if (settings.rollbackOnFailure)
-        return rollbackAndConclude({ client, report, log, userAgent }, settings, ids, {
-          why,
-          status: 'DEPLOYED',
-          verdict,
-        });
+        return rollbackAndConclude(
+          ctx,
+          settings,
+          { deployment: serving.deployment, revisionId },
+          {
+            why,
+            status: 'DEPLOYED',
+            verdict,
+          },
+        );
       return conclude(report, verdict);
     }
   }
@@ -143,11 +172,12 @@ function recordWatch(report: RunReport, watch: Watch): void {
  * to, the run ends with the verdict it had without a rollback.
  */
 async function rollbackAndConclude(
-  { client, report, log }: FollowContext,
+  ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
-  { deploymentId, revisionId }: { deploymentId: string; revisionId: string },
+  { deployment, revisionId }: { deployment: Deployment; revisionId: string },
   broken: { why: string; status: string; verdict: Verdict },
 ): Promise<void> {
+  const { client, report, log } = ctx;
   const { why, status } = broken;
   const previous = report.previousRevisionId;
   if (!previous || previous === revisionId) {
@@ -160,12 +190,16 @@ async function rollbackAndConclude(
   );
   // A window of its own: the failed revision may have used up the run's.
   const window = client.within(
-    Date.now() + settings.timeoutMs,
+    client.clock.time.now() + settings.timeoutMs,
     `timeout ${compact(settings.timeoutMs)} of the rollback`,
   );
-  const end = await rollBack(window, { deploymentId, previous }, settings.pollIntervalMs, log);
+  const end = await rollBack(
+    { ...ctx, client: window },
+    deployment,
+    previous,
+    settings.pollIntervalMs,
+  );
   report.rollback = { revisionId: end.revisionId, status: end.status, ok: end.ok };
-  report.deployment =
-    (await reread(client, deploymentId).catch(() => undefined)) ?? report.deployment;
+  report.deployment = (await reread(client, deployment.id, log)) ?? report.deployment;
   conclude(report, afterRollback({ revisionId, status, why }, previous, end, window.clock.limit));
 }

@@ -11,8 +11,10 @@ export async function findByName(
   name: string,
 ): Promise<Deployment | undefined> {
   const matches: Deployment[] = [];
-  const listing = allPages('GET /v2/deployments', (offset, limit) =>
-    client.send(listDeployments({ name_contains: name, limit, offset })),
+  const listing = allPages(
+    'GET /v2/deployments',
+    (offset, limit) => client.send(listDeployments({ name_contains: name, limit, offset })),
+    'Narrow the name, or set deployment-id.',
   );
   for await (const deployment of listing) {
     if (deployment.name === name) matches.push(deployment);

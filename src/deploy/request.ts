@@ -10,6 +10,7 @@ import type {
   SourceRevisionConfigRequest,
 } from '../service/schemas.ts';
 import { given } from '../shared/given.ts';
+import { sameRepoUrl } from '../shared/url.ts';
 
 /** Fields that may change on an existing deployment (source_config); the others are fixed at creation. */
 function mutableSourceConfig(s: DeploySettings): SourceConfigRequest {
@@ -82,16 +83,23 @@ export function patchBody(
   listener: Listener | undefined,
 ): PatchDeploymentBody {
   const cfg = existing.source_config;
-  // [input, value compared, how the user wrote it, value on the service]
-  const fixed: [string, string | undefined, string | undefined, string | null | undefined][] = [
-    ['repo-url', s.repoUrl, s.repoUrl, cfg.repo_url],
-    ['integration-id', s.integrationId, s.integrationId, cfg.integration_id],
-    ['deployment-type', s.deploymentType, s.deploymentType, cfg.deployment_type],
-    ['listener', listener?.id, s.listener, cfg.listener_id],
-    ['k8s-namespace', s.k8sNamespace, s.k8sNamespace, cfg.listener_config?.k8s_namespace],
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  // [input, value compared, how the user wrote it, value on the service, the rule that compares them]
+  const fixed: [
+    string,
+    string | undefined,
+    string | undefined,
+    string | null | undefined,
+    (a: string, b: string) => boolean,
+  ][] = [
+    ['repo-url', s.repoUrl, s.repoUrl, cfg.repo_url, sameRepoUrl],
+    ['integration-id', s.integrationId, s.integrationId, cfg.integration_id, same],
+    ['deployment-type', s.deploymentType, s.deploymentType, cfg.deployment_type, same],
+    ['listener', listener?.id, s.listener, cfg.listener_id, same],
+    ['k8s-namespace', s.k8sNamespace, s.k8sNamespace, cfg.listener_config?.k8s_namespace, same],
   ];
-  for (const [input, want, written, have] of fixed) {
-    if (want === undefined || want.toLowerCase() === have?.toLowerCase()) continue;
+  for (const [input, want, written, have, sameValue] of fixed) {
+    if (want === undefined || (have != null && sameValue(want, have))) continue;
     // Sending it would be ignored or refused: these fields cannot change (PATCH) once created.
     throw new DeployError(
       `${input} is '${written}' but deployment '${existing.name}' has ${have == null ? 'none' : `'${have}'`}, and it cannot change after creation. Remove the input or use another deployment name; nothing was written.`,

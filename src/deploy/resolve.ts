@@ -8,6 +8,7 @@ import type { ServiceClient } from '../service/client.ts';
 import { DeployError, HttpError } from '../service/errors.ts';
 import { allPages } from '../service/paging.ts';
 import { type Listener, type Repository, UUID } from '../service/schemas.ts';
+import { sameRepoUrl } from '../shared/url.ts';
 
 const SHOWN = 10;
 
@@ -34,7 +35,9 @@ export async function resolveRepository(
   }
   const repos = await client.send(listRepositories(integrationKind, integrationId));
   const found = repos.find((r) =>
-    repoUrl ? sameUrl(r.url, repoUrl) : `${r.owner}/${r.name}`.toLowerCase() === want.toLowerCase(),
+    repoUrl
+      ? sameRepoUrl(r.url, repoUrl)
+      : `${r.owner}/${r.name}`.toLowerCase() === want.toLowerCase(),
   );
   if (found) return found;
   throw new DeployError(
@@ -86,8 +89,10 @@ export async function resolveListener(
 
 async function listListeners(client: ServiceClient): Promise<Listener[]> {
   const all: Listener[] = [];
-  for await (const l of allPages('GET /v2/listeners', (offset, limit) =>
-    client.send(listListenersCall({ offset, limit })),
+  for await (const l of allPages(
+    'GET /v2/listeners',
+    (offset, limit) => client.send(listListenersCall({ offset, limit })),
+    'Give listener as its uuid, which is read directly.',
   ))
     all.push(l);
   return all;
@@ -98,13 +103,4 @@ function shown(items: string[]): string {
   if (items.length === 0) return 'none';
   const more = items.length > SHOWN ? ` and ${items.length - SHOWN} more` : '';
   return `${items.slice(0, SHOWN).join(', ')}${more}`;
-}
-
-function sameUrl(a: string, b: string): boolean {
-  const norm = (u: string) =>
-    u
-      .trim()
-      .toLowerCase()
-      .replace(/(\.git)?\/*$/, '');
-  return norm(a) === norm(b);
 }

@@ -1,9 +1,10 @@
-import type { Logger } from '../core/logger.ts';
 import { redeployRevision } from '../service/calls.ts';
-import type { ServiceClient } from '../service/client.ts';
+import type { Deployment } from '../service/schemas.ts';
 import { CancelledError } from '../shared/time.ts';
 import type { Rollback } from '../core/report.ts';
+import type { FollowContext } from './follow.ts';
 import { waitForRevision } from './wait.ts';
+import { redeployIntent, writeDeployment } from './write.ts';
 
 export interface RollbackEnd extends Rollback {
   timedOut: boolean;
@@ -12,24 +13,33 @@ export interface RollbackEnd extends Rollback {
 }
 
 /**
- * Redeploys the revision that was active before this run and waits for it, within the window of `client` (a
- * rollback gets its own: the failed revision may have used up the run's). Answers what happened; a cancel is
- * thrown on.
+ * Redeploys `previous`, the revision that was active before this run, of `deployment` (as last read) and waits for
+ * it, within the window of `ctx.client` (a rollback gets its own: the failed revision may have used up the run's).
+ * Answers what happened; a cancel is thrown on.
  */
 export async function rollBack(
-  client: ServiceClient,
-  ids: { deploymentId: string; previous: string },
+  ctx: FollowContext,
+  deployment: Deployment,
+  previous: string,
   pollIntervalMs: number,
-  log: Logger,
 ): Promise<RollbackEnd> {
-  let revisionId = ids.previous;
+  const { client, log } = ctx;
+  let revisionId = previous;
   try {
-    const after = await client.send(redeployRevision(ids.deploymentId, ids.previous));
-    revisionId = after.latest_revision_id ?? ids.previous;
+    const written = await writeDeployment(
+      ctx,
+      redeployRevision(deployment.id, previous),
+      redeployIntent(client, deployment, previous),
+    );
+    revisionId = written.revisionId ?? previous;
     const watch = await waitForRevision(
       client,
-      { deploymentId: ids.deploymentId, revisionId },
-      { pollIntervalMs, triggeredAt: Date.now() },
+      { deploymentId: deployment.id, revisionId },
+      {
+        pollIntervalMs,
+        triggeredAt: client.clock.time.now(),
+        fresh: revisionId !== previous,
+      },
       log,
     );
     if (watch.outcome === 'cancelled') throw new CancelledError();

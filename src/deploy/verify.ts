@@ -2,9 +2,9 @@
 import { HttpClient } from '@actions/http-client';
 import { DeployError } from '../service/errors.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
-import { cut } from '../shared/text.ts';
-import { absoluteHttpUrl, isSecureOrLoopback } from '../shared/url.ts';
-import { CancelledError, compact, sleep } from '../shared/time.ts';
+import { absoluteHttpUrl, isSecureOrLoopback, withoutQuery } from '../shared/url.ts';
+import type { Clock } from '../shared/clock.ts';
+import { CancelledError, compact } from '../shared/time.ts';
 import type { Logger } from '../core/logger.ts';
 import type { FollowSettings } from '../inputs/index.ts';
 import type { Plan, Verification } from '../core/report.ts';
@@ -12,26 +12,29 @@ import type { Plan, Verification } from '../core/report.ts';
 const ATTEMPT_LIMIT_MS = 10_000;
 const FIRST_GAP_MS = 1000;
 const GAP_CAP_MS = 10_000;
-/** Enough of a body to show why it failed; the rest is never read. */
+/** A body is measured up to this, never shown: the agent's words are its own (and may echo what it was given). */
 const BODY_CAP_BYTES = 4096;
 
 /**
- * The URL to check: verify-url itself when absolute, else the path resolved against custom_url (a bare host is
- * taken as https://). Throws DeployError naming what is missing or not allowed.
+ * The URL to check: verify-url itself when absolute, else the path resolved against `base`: the custom-url input
+ * when given, else the deployment's custom_url as read before any write, never what the service answers after it
+ * (the service would choose where the check goes). A bare host is taken as https://. Throws DeployError naming what
+ * is missing or not allowed; a message never quotes a query (it may carry a token and reach a PR comment).
  */
-export function resolveVerifyUrl(given: string, customUrl: string | null | undefined): string {
+export function resolveVerifyUrl(given: string, base: string | null | undefined): string {
   let url: string;
+  const path = withoutQuery(given);
   if (given.startsWith('/')) {
-    if (!customUrl)
-      throw new DeployError(
-        `verify-url ${given} is a path, but the deployment has no custom_url to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
-      );
-    const base = absoluteHttpUrl(customUrl);
     if (!base)
       throw new DeployError(
-        `verify-url ${given} is a path, but custom_url ${customUrl} is not an http(s) URL to resolve it against: give verify-url as an absolute https:// URL.`,
+        `verify-url ${path} is a path, but the deployment has no custom_url to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
       );
-    url = new URL(given, base).toString();
+    const root = absoluteHttpUrl(base);
+    if (!root)
+      throw new DeployError(
+        `verify-url ${path} is a path, but custom_url ${withoutQuery(base)} is not an http(s) URL to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
+      );
+    url = new URL(given, root).toString();
   } else url = given;
   const parsed = new URL(url);
   if (!isSecureOrLoopback(parsed))
@@ -42,40 +45,58 @@ export function resolveVerifyUrl(given: string, customUrl: string | null | undef
 }
 
 /**
- * Before any write: verify-url must resolve against what is known of custom_url, or the run stops here. A dry run
- * shows the URL, or why it cannot be resolved, instead of stopping.
+ * Before any write: verify-url must resolve against `base` (see resolveVerifyUrl), or the run stops here; the URL
+ * found is the one checked after DEPLOYED. A dry run shows the URL, or why it cannot be resolved, instead of
+ * stopping.
  */
 export function checkVerifiable(
   settings: FollowSettings & { dryRun: boolean },
-  customUrl: string | null | undefined,
+  base: string | null | undefined,
 ): Plan['verify'] {
   if (!settings.verify) return undefined;
   try {
-    return { url: resolveVerifyUrl(settings.verify.url, customUrl) };
+    return { url: resolveVerifyUrl(settings.verify.url, base) };
   } catch (error) {
     if (!settings.dryRun) throw error;
     return { problem: (error as Error).message };
   }
 }
 
+/** What follow() checks after DEPLOYED: the URL as resolved before the write, within verify-timeout. */
+export interface VerifyCheck {
+  url: string;
+  timeoutMs: number;
+}
+
+/** The check to make after the write, from checkVerifiable's answer (which has a URL whenever a write follows). */
+export function verifyCheck(
+  settings: FollowSettings,
+  planned: Plan['verify'],
+): VerifyCheck | undefined {
+  return settings.verify && planned?.url
+    ? { url: planned.url, timeoutMs: settings.verify.timeoutMs }
+    : undefined;
+}
+
 /**
  * GETs `url` until a 2xx answer or `timeoutMs`. No credentials go there (a client of its own, with no headers of
  * the service's), redirects are not followed, each attempt has its own time limit, and bodies are read only up to
- * a few KiB. Answers what it saw; a cancel is thrown on.
+ * a few KiB. An answer is shown as its status code and body length only. Answers what it saw; a cancel is thrown
+ * on.
  */
 export async function verify(
   url: string,
   timeoutMs: number,
-  context: { userAgent: string; signal: AbortSignal; log: Logger },
+  context: { userAgent: string; signal: AbortSignal; time: Clock; log: Logger },
 ): Promise<Verification> {
-  const { signal, log } = context;
+  const { signal, time, log } = context;
   const handler = new SignalHandler();
   const client = new HttpClient(context.userAgent, [handler], {
     allowRedirects: false,
     allowRetries: false,
     keepAlive: false,
   });
-  const started = Date.now();
+  const started = time.now();
   const deadline = started + timeoutMs;
   const seen: Verification = { url, ok: false, attempts: 0 };
   let gap = FIRST_GAP_MS;
@@ -87,12 +108,12 @@ export async function verify(
         client,
         handler,
         url,
-        Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - Date.now())),
+        Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - time.now())),
         signal,
       );
       if (answer.ok) {
         seen.ok = true;
-        seen.okAfterMs = Date.now() - started;
+        seen.okAfterMs = time.now() - started;
         log.info(
           `${url} answered ${answer.text} after ${seen.attempts} ${seen.attempts === 1 ? 'attempt' : 'attempts'}.`,
         );
@@ -101,8 +122,8 @@ export async function verify(
       if (seen.lastAnswer !== answer.text)
         log.info(`${url}: ${answer.text}; trying again until verify-timeout.`);
       seen.lastAnswer = answer.text;
-      if (Date.now() + gap > deadline) return seen;
-      await sleep(gap, signal);
+      if (time.now() + gap > deadline) return seen;
+      await time.sleep(gap, signal);
       gap = Math.min(gap * 2, GAP_CAP_MS);
     }
   } finally {
@@ -123,18 +144,16 @@ async function probe(
   try {
     const response = await client.request('GET', url, null, {});
     const status = response.message.statusCode ?? 0;
-    const body = await readBody(response.message, handler.signal, BODY_CAP_BYTES).catch(
-      () => undefined,
+    const body = await readBody(response.message, handler.signal, BODY_CAP_BYTES).then(
+      (text) =>
+        text === undefined
+          ? `over ${BODY_CAP_BYTES / 1024} KiB`
+          : `${Buffer.byteLength(text)} bytes`,
+      () => 'cut short',
     );
     if (status >= 200 && status < 300) return { ok: true, text: `HTTP ${status}` };
-    const location = response.message.headers.location;
-    if (status >= 300 && status < 400)
-      return {
-        ok: false,
-        text: `HTTP ${status}, a redirect to ${location ?? '(no Location)'} (not followed)`,
-      };
-    const snippet = body && cut(body.replace(/\s+/g, ' ').trim(), 120);
-    return { ok: false, text: `HTTP ${status}${snippet ? `: ${snippet}` : ''}` };
+    const redirect = status >= 300 && status < 400 ? ', a redirect, not followed' : '';
+    return { ok: false, text: `HTTP ${status}${redirect} (body: ${body})` };
   } catch (error) {
     if (cancel.aborted) throw new CancelledError();
     if (limit.aborted)

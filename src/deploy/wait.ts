@@ -1,12 +1,18 @@
 import type { Logger } from '../core/logger.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { HttpError, NetworkError } from '../service/errors.ts';
+import { HttpError, NetworkError, ResponseError } from '../service/errors.ts';
 import { isTransient } from '../service/retry.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
-import { CancelledError, seconds, sleep } from '../shared/time.ts';
+import type { Clock } from '../shared/clock.ts';
+import { CancelledError, seconds } from '../shared/time.ts';
 import type { TimelineEntry } from '../core/report.ts';
+
+/** How long a revision this run just made may answer 404: the service may be eventually consistent. */
+const NOT_VISIBLE_MS = 30_000;
+/** Malformed answers (HTML, a body that fails the schema) in a row that end the wait: one may be a proxy's hiccup. */
+const MALFORMED_IN_A_ROW = 3;
 
 /** How a wait ended: a terminal status, the deadline, or the job's cancellation. */
 export type WaitOutcome = Outcome | 'timed-out' | 'cancelled';
@@ -17,6 +23,7 @@ export interface Watch {
   /** The revision as last read (absent when no read answered). */
   revision?: Revision;
   timeline: TimelineEntry[];
+  /** On the client's clock (monotonic ms), like the timeline. */
   startedAt: number;
   endedAt: number;
 }
@@ -25,15 +32,16 @@ export interface Watch {
  * Polls one revision until a terminal status, the client's deadline, or a cancel. Gaps grow from a quarter of the
  * interval to the interval, so a live revision is seen within one interval and the number of reads stays near
  * duration/interval; while the service rate-limits, they stretch. Reads that fail transiently (after their own
- * retries) are skipped, not fatal: the build goes on regardless.
+ * retries) are skipped, not fatal: the build goes on regardless. So are a malformed answer (up to two in a row) and,
+ * for a revision this run just made (`fresh`), a 404 in its first 30 s.
  */
 export async function waitForRevision(
   client: ServiceClient,
   ids: { deploymentId: string; revisionId: string },
-  options: { pollIntervalMs: number; triggeredAt: number },
+  options: { pollIntervalMs: number; triggeredAt: number; fresh: boolean },
   log: Logger,
 ): Promise<Watch> {
-  const { deadline, signal } = client.clock;
+  const { deadline, signal, time } = client.clock;
   const watch: Watch = {
     outcome: 'timed-out',
     timeline: [],
@@ -43,18 +51,21 @@ export async function waitForRevision(
   const unknownSeen = new Set<string>();
   let gap = options.pollIntervalMs / 4;
   let warned = false;
+  let malformed = 0;
+  let unseen = false;
   try {
     for (;;) {
-      const remaining = deadline - Date.now();
+      const remaining = deadline - time.now();
       const pause = client.pace.stretch(gap);
       // The read that falls on the deadline is the last one: a revision that went live meanwhile still counts.
       const lastRead = remaining <= pause;
-      await sleep(Math.max(0, Math.min(pause, remaining)), signal);
+      await time.sleep(Math.max(0, Math.min(pause, remaining)), signal);
       gap = Math.min(gap * 2, options.pollIntervalMs);
       try {
         const revision = await client.send(getRevision(ids.deploymentId, ids.revisionId));
+        malformed = 0;
         watch.revision = revision;
-        record(watch, revision.status, ids.revisionId, log);
+        record(watch, revision.status, ids.revisionId, time.now(), log);
         if (!isKnownStatus(revision.status) && !unknownSeen.has(revision.status)) {
           unknownSeen.add(revision.status);
           log.info(
@@ -62,24 +73,41 @@ export async function waitForRevision(
           );
         }
         const outcome = classify(revision.status);
-        if (outcome !== 'in-progress') return end(watch, outcome);
+        if (outcome !== 'in-progress') return end(watch, outcome, time);
       } catch (error) {
+        malformed = error instanceof ResponseError ? malformed + 1 : 0;
+        if (malformed >= MALFORMED_IN_A_ROW)
+          throw new ResponseError(
+            `${(error as Error).message} (${MALFORMED_IN_A_ROW} answers in a row to the status read)`,
+          );
+        const notYet =
+          options.fresh &&
+          error instanceof HttpError &&
+          error.status === 404 &&
+          time.now() - options.triggeredAt < NOT_VISIBLE_MS;
         const transient =
           (error instanceof NetworkError || error instanceof HttpError) && isTransient(error);
-        if (!transient) throw error;
-        if (!warned) log.warning(`Reading the revision failed (${error.message}); still waiting.`);
-        warned = true;
+        if (notYet) {
+          if (!unseen)
+            log.info(
+              `Revision ${ids.revisionId} answers 404 just after it was made: the service may not show it yet. Reading it again for up to ${NOT_VISIBLE_MS / 1000} s.`,
+            );
+          unseen = true;
+        } else if (!transient && malformed === 0) throw error;
+        else if (!warned) {
+          log.warning(`Reading the revision failed (${(error as Error).message}); still waiting.`);
+          warned = true;
+        }
       }
-      if (lastRead) return end(watch, 'timed-out');
+      if (lastRead) return end(watch, 'timed-out', time);
     }
   } catch (error) {
-    if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled');
+    if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled', time);
     throw error;
   }
 }
 
-function record(watch: Watch, status: string, revisionId: string, log: Logger): void {
-  const now = Date.now();
+function record(watch: Watch, status: string, revisionId: string, now: number, log: Logger): void {
   const current = watch.timeline.at(-1);
   if (current && current.status === status) {
     current.until = now;
@@ -96,8 +124,8 @@ function record(watch: Watch, status: string, revisionId: string, log: Logger): 
   watch.timeline.push({ status, since: current ? now : watch.startedAt, until: now });
 }
 
-function end(watch: Watch, outcome: WaitOutcome): Watch {
+function end(watch: Watch, outcome: WaitOutcome, time: Clock): Watch {
   watch.outcome = outcome;
-  watch.endedAt = Date.now();
+  watch.endedAt = time.now();
   return watch;
 }

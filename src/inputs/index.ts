@@ -12,7 +12,17 @@ import {
   type FollowSettings,
   InputError,
 } from './settings.ts';
-import { bool, duration, oneOf, repoUrl, required, serviceUrl, uuid, verifyUrl } from './values.ts';
+import {
+  bool,
+  duration,
+  oneOf,
+  repoUrl,
+  required,
+  serviceUrl,
+  tokenId as tokenIdValue,
+  uuid,
+  verifyUrl,
+} from './values.ts';
 
 export * from './settings.ts';
 export { parseSecrets } from './secrets.ts';
@@ -33,6 +43,8 @@ export interface Inputs {
   revisionId?: string;
   tokenId?: string;
   metadata: { provider_account_label?: string; is_default?: boolean };
+  /** The host's word for a run whose default ref its change's author would choose (HostContext.untrustedHead). */
+  untrustedHead?: string;
 }
 
 /**
@@ -129,11 +141,12 @@ export async function readInputs(
     name: text('name'),
     deploymentId: one('deployment-id', uuid.optional()),
     revisionId: one('revision-id', uuid.optional()),
-    tokenId: text('token-id'),
+    tokenId: one('token-id', tokenIdValue.optional()),
     metadata: given({
       provider_account_label: text('provider-account-label'),
       is_default: one('is-default', bool.optional()),
     }),
+    untrustedHead: context.untrustedHead,
   };
 }
 
@@ -146,7 +159,7 @@ export function deploySettings(inputs: Inputs): DeploySettings {
     command: 'deploy',
     target: targetRef(inputs),
   };
-  checkDeploy(settings);
+  checkDeploy(settings, inputs.untrustedHead);
   return settings;
 }
 
@@ -160,7 +173,13 @@ export function targetRef({ command, name, deploymentId }: Inputs): DeploymentRe
   );
 }
 
-function checkDeploy(s: DeploySettings): void {
+function checkDeploy(s: DeploySettings, untrustedHead: string | undefined): void {
+  if (s.source === 'codehost' && !s.repoRef && untrustedHead) {
+    throw new InputError(
+      'repo-ref',
+      `is required on ${untrustedHead}: that workflow runs with your secrets, and the default would be the pull request's head branch, code its author controls; set repo-ref to the ref to deploy (the base branch, or a head commit you reviewed).`,
+    );
+  }
   if (s.imageUri && s.source === 'codehost') {
     throw new InputError(
       'image-uri',

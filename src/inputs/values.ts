@@ -101,6 +101,14 @@ export const verifyUrl = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** token-id goes into the request's path: an id, never a path of its own (`/`, `.` or `..` would rewrite it). */
+export const tokenId = z
+  .string()
+  .refine((v) => /^[A-Za-z0-9_.~-]{1,200}$/.test(v) && !/^\.+$|\.\./.test(v), {
+    error: (issue) =>
+      `${shown(issue.input)} is not a token id; use the id the service gave the token: letters, digits, '-', '_', '.' and '~', without '/', '..' or white space (e.g. tok_123).`,
+  });
+
 /**
  * A value as an error message may quote it: whole, or not at all. A cut one would get past masking, which matches
  * whole values only (a secret pasted into the wrong input must not leak its first characters).

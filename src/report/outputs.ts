@@ -24,6 +24,6 @@ export function outputsOf(report: RunReport): Record<string, string> {
 }
 
 export function waitedSeconds(report: RunReport): number | undefined {
-  if (report.waitStarted === undefined) return undefined;
-  return Math.round(((report.waitEnded ?? Date.now()) - report.waitStarted) / 100) / 10;
+  if (report.waitStarted === undefined || report.waitEnded === undefined) return undefined;
+  return Math.round((report.waitEnded - report.waitStarted) / 100) / 10;
 }

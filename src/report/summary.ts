@@ -1,8 +1,9 @@
+import { unansweredWrite } from '../core/outcome.ts';
 import type { Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
-import { httpUrl } from '../shared/url.ts';
+import { httpUrl, withoutQuery } from '../shared/url.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -62,21 +63,40 @@ export function renderComment(
   ].join('\n');
 }
 
-function heading(report: RunReport, context: SummaryContext, headlines: Headlines): string[] {
+/**
+ * What stands in when rendering failed (a bug, or data no test foresaw): the headline and the result, nothing from
+ * data, so the step still has a summary and the comment still says how the run ended.
+ */
+export function renderFallback(report: RunReport, headlines: Headlines = {}): string {
+  const result = report.result ? `\`${report.result}\`` : 'unknown';
+  return [
+    `### ${headline(report, headlines)}`,
+    '',
+    `Result: ${result}. The details could not be rendered here: the job log has them.`,
+    '',
+  ].join('\n');
+}
+
+function headline(report: RunReport, headlines: Headlines): string {
   const own = report.ok && report.result ? headlines[report.result] : undefined;
-  const title = report.cancelled
+  return report.cancelled
     ? '⚠️ Cancelled'
     : (own ?? (report.result ? HEADLINE[report.result] : '❌ Failed'));
+}
+
+function heading(report: RunReport, context: SummaryContext, headlines: Headlines): string[] {
   const name = report.deployment?.name ?? context.name;
-  return [`### ${title}${name ? `: ${esc(name)}` : ''}`, ''];
+  return [`### ${headline(report, headlines)}${name ? `: ${esc(name)}` : ''}`, ''];
 }
 
 function cancelled(report: RunReport): string[] {
   if (!report.cancelled) return [];
   return [
-    report.revisionId
-      ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
-      : 'The job was cancelled before a revision was triggered.',
+    report.pendingWrite
+      ? esc(unansweredWrite(report.pendingWrite))
+      : report.revisionId
+        ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
+        : 'The job was cancelled before a revision was triggered.',
     '',
   ];
 }
@@ -157,7 +177,12 @@ function timeline(report: RunReport): string[] {
   ];
 }
 
-/** What a dry run would have sent; the body's secret values are already replaced. */
+/**
+ * What a dry run would have sent. The summary and the PR comment show input values only for the revision-level
+ * fields (ref, image, graph config and tarball paths) and the name and source; every other field shows as "set":
+ * build-command, resource-spec and the like may hold values the runner's masking never covers in a PR comment.
+ * The log shows the whole body (main.ts), where the runner masks every registered secret.
+ */
 function plan(report: RunReport, context: SummaryContext): string[] {
   const p = report.plan;
   if (!p) return [];
@@ -180,11 +205,12 @@ function plan(report: RunReport, context: SummaryContext): string[] {
     `**Dry run: nothing was written.** This run would ${what} with ${code(`${p.method} ${p.path}`)}${fields}.`,
     '',
   ];
-  if (p.body !== undefined) lines.push(...codeBlock(JSON.stringify(p.body, null, 2), 'json'), '');
+  if (p.body !== undefined)
+    lines.push(...codeBlock(JSON.stringify(published(p.body), null, 2), 'json'), '');
   if (p.verify)
     lines.push(
       p.verify.url
-        ? `After DEPLOYED, verify-url would be checked at ${link(p.verify.url)}.`
+        ? `After DEPLOYED, verify-url would be checked at ${link(withoutQuery(p.verify.url))}.`
         : `verify-url cannot be resolved yet: ${esc(p.verify.problem ?? '')}`,
       '',
     );
@@ -194,8 +220,25 @@ function plan(report: RunReport, context: SummaryContext): string[] {
 function verified(v: Verification): string {
   const tries = `${v.attempts} ${v.attempts === 1 ? 'attempt' : 'attempts'}`;
   return v.ok
-    ? `✅ ${link(v.url)} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
-    : `❌ ${link(v.url)} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
+    ? `✅ ${link(withoutQuery(v.url))} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
+    : `❌ ${link(withoutQuery(v.url))} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;
+}
+
+const PUBLISHED_FIELDS = new Set(['name', 'source', 'revision_source', 'source_revision_config']);
+
+/** The plan's body as published: see plan(). An object's fields are each named, as "set". */
+function published(body: unknown): unknown {
+  if (!body || typeof body !== 'object') return body;
+  const set = (value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.keys(value).map((key) => [key, 'set']))
+      : 'set';
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      PUBLISHED_FIELDS.has(key) ? value : set(value),
+    ]),
+  );
 }
 
 /** A status the revision ends in has no time spent in it. */

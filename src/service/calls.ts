@@ -56,9 +56,9 @@ export function listRepositories(kind: IntegrationKind, integrationId: string): 
   return { method: 'GET', path, retry: 'read', schema: Repositories, notFound };
 }
 
-/** 4: never retried where it may have taken effect; the deploy command looks the name up again instead. */
+/** 4: never sent again where it may have taken effect; the deploy command looks the name up again instead. */
 export function createDeployment(body: CreateDeploymentBody): Call<Deployment> {
-  return { method: 'POST', path: '/v2/deployments', body, retry: 'write', schema: Deployment };
+  return { method: 'POST', path: '/v2/deployments', body, retry: 'recheck', schema: Deployment };
 }
 
 /** 5 */
@@ -71,14 +71,14 @@ export function listDeployments(query: ListDeploymentsQuery): Call<z.infer<typeo
 export function patchDeployment(id: string, body: PatchDeploymentBody): Call<Deployment> {
   const path = `/v2/deployments/${enc(id)}`;
   const notFound = `Deployment ${id} no longer exists on the service (deleted meanwhile?): run the job again.`;
-  return { method: 'PATCH', path, body, retry: 'write', schema: Deployment, notFound };
+  return { method: 'PATCH', path, body, retry: 'recheck', schema: Deployment, notFound };
 }
 
 /** 7 */
 export function redeployRevision(deploymentId: string, revisionId: string): Call<Deployment> {
   const path = `/v2/deployments/${enc(deploymentId)}/revisions/${enc(revisionId)}/redeploy`;
   const notFound = `Check revision-id: ${revisionId} is not a revision of deployment ${deploymentId}.`;
-  return { method: 'POST', path, retry: 'write', schema: Deployment, notFound };
+  return { method: 'POST', path, retry: 'recheck', schema: Deployment, notFound };
 }
 
 /** 8 */

@@ -1,7 +1,8 @@
 import type { Logger } from '../core/logger.ts';
 import { type Call, listDeployments } from './calls.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
-import type { Pace } from './retry.ts';
+import type { DeadlineError, HttpError, NetworkError } from './errors.ts';
+import { backoffMs, mayResend, type Pace } from './retry.ts';
 import type { Deployment } from './schemas.ts';
 
 export type { HttpSettings, RunClock } from './http.ts';
@@ -17,7 +18,7 @@ export class ServiceClient {
   }
 
   static open(settings: HttpSettings, clock: RunClock, log: Logger): ServiceClient {
-    return new ServiceClient(new ServiceHttp(settings, log), clock);
+    return new ServiceClient(new ServiceHttp(settings, log, clock.time), clock);
   }
 
   /** The same client with a deadline of its own (a rollback's window, the short re-read after DEPLOYED). */
@@ -36,6 +37,19 @@ export class ServiceClient {
 
   send<T>(call: Call<T>): Promise<T> {
     return this.http.send(call, this.clock);
+  }
+
+  /**
+   * How long to wait before a deployment write that failed so, and was re-read as not applied, goes again (its
+   * Retry-After, else the backoff of `sends`), or undefined when it may not: see mayResend, the deadline, a cancel.
+   */
+  resendDelay(
+    failure: HttpError | NetworkError | DeadlineError,
+    sends: number,
+  ): number | undefined {
+    if (!mayResend(failure, sends) || this.clock.signal.aborted) return undefined;
+    const delay = backoffMs(sends, 'status' in failure ? failure.retryAfterMs : undefined);
+    return this.clock.time.now() + delay < this.clock.deadline ? delay : undefined;
   }
 
   /** The interface has no get-one-deployment endpoint: the list filtered by id stands in. */

@@ -12,7 +12,7 @@ export class HttpError extends DeployError {
     status: number,
     parts: { request: string; server: string; hint?: string; retryAfterMs?: number },
   ) {
-    const server = parts.server.replace(/[.\s]+$/, '');
+    const server = withoutTrailingDots(parts.server);
     super(
       `${parts.request} failed: HTTP ${status}${server ? ` ${server}` : ''}${parts.hint ?? hintFor(status)}`,
     );
@@ -39,6 +39,11 @@ export class NetworkError extends DeployError {
   }
 }
 
+/** A proxy on the way refused the request itself (407, or it could not be reached): never retried. */
+export class ProxyError extends DeployError {
+  override name = 'ProxyError';
+}
+
 /** A response that is not what the interface says. */
 export class ResponseError extends DeployError {
   override name = 'ResponseError';
@@ -47,14 +52,24 @@ export class ResponseError extends DeployError {
 /** The run's deadline passed before (or while) a request could be made. */
 export class DeadlineError extends DeployError {
   override name = 'DeadlineError';
-  constructor(method: string, path: string, limit: string) {
+  /** True when the request was sent and then cut: a write may have taken effect. */
+  readonly inFlight: boolean;
+  constructor(method: string, path: string, limit: string, inFlight = false) {
     super(
       `The ${limit} ran out before ${method} ${path} could answer. Raise timeout if the service is this slow, or check it.`,
     );
+    this.inFlight = inFlight;
   }
 }
 
 export { CancelledError } from '../shared/time.ts';
+
+/** The text without its closing dots and spaces: a loop, where `/[.\s]+$/` is quadratic on a long run of them. */
+function withoutTrailingDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && /[.\s]/.test(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
 
 function hintFor(status: number): string {
   switch (status) {

@@ -3,10 +3,11 @@ import type { z } from 'zod';
 import { HttpClient } from '@actions/http-client';
 import type { Logger } from '../core/logger.ts';
 import { readBody, SignalHandler } from '../shared/body.ts';
-import { cut } from '../shared/text.ts';
-import { sleep } from '../shared/time.ts';
+import { redactDeep } from '../shared/redact.ts';
+import type { Clock } from '../shared/clock.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
+import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
 import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
@@ -18,22 +19,32 @@ export interface HttpSettings {
   userAgent: string;
   /** Time limit of one request, answer body included. */
   requestTimeoutMs: number;
-  /** Hides every secret in text from the service before it is cut or shown (a server may echo the request). */
-  redact: (text: string) => string;
+  /**
+   * Text from the service as a message may quote it, from the sink layer (the only one that cuts data): one line,
+   * every secret hidden (a server may echo the request), at most `max` characters.
+   */
+  excerpt: Excerpt;
   /** How long reads keep retrying while nothing answers (default 5 min). */
   patienceMs?: number;
 }
 
 /** When the run must be over, and the job's cancellation. */
 export interface RunClock {
+  /** The run's one clock: every deadline and elapsed time is read from it. */
+  time: Clock;
+  /** On `time`'s scale. */
   deadline: number;
   signal: AbortSignal;
   /** The input that set the deadline, for messages: "timeout 30s". */
   limit: string;
 }
 
+export type Excerpt = (text: string, max: number) => string;
+
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
+/** Where an HTML page's title is looked for: a title further in is not worth reading the page for. */
+const TITLE_SCAN = 16 * 1024;
 /** A page of 100 deployments is a few hundred KiB; a body past this is not an answer of the interface. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A request may start until the deadline (a last status read falls on it) and is cut this long after it. */
@@ -48,13 +59,15 @@ export class ServiceHttp {
   private readonly settings: HttpSettings;
   private readonly log: Logger;
   private readonly outage: Outage;
+  private readonly time: Clock;
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
 
-  constructor(settings: HttpSettings, log: Logger) {
+  constructor(settings: HttpSettings, log: Logger, time: Clock) {
     this.settings = settings;
     this.log = log;
-    this.outage = new Outage(log, settings.patienceMs);
+    this.time = time;
+    this.outage = new Outage(log, time, settings.patienceMs);
     // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
     this.client = new HttpClient(settings.userAgent, [this.signalHandler], {
       keepAlive: true,
@@ -85,12 +98,12 @@ export class ServiceHttp {
       let failure: HttpError | NetworkError;
       try {
         const { status, headers, text, url } = await this.once(call, clock);
-        const shown = () => this.settings.redact(text);
-        const page = htmlPage(headers, text);
+        const { excerpt } = this.settings;
+        const page = htmlPage(headers, text, excerpt);
         if (status >= 200 && status < 300 && !page) {
           this.outage.answered();
           if (!limited) this.pace.answered();
-          return parseBody(label, headers, text, shown, call.schema);
+          return parseBody(label, headers, text, excerpt, call.schema);
         }
         // An HTML page, or a 404 on a path without an id of the user's: the request did not reach the API.
         const elsewhere = page !== undefined || (status === 404 && !call.notFound);
@@ -99,8 +112,14 @@ export class ServiceHttp {
           throw new ResponseError(`${request} answered ${describePage(page)}${BASE_URL_HINT}`);
         failure = new HttpError(status, {
           request,
-          server: page ? describePage(page) : serverMessage(shown()),
-          hint: elsewhere ? BASE_URL_HINT : status === 404 ? `. ${call.notFound}` : undefined,
+          server: page ? describePage(page) : serverMessage(text, excerpt),
+          // A gateway's 5xx page is an outage on the way, not a wrong base-url: the status's own advice.
+          hint:
+            elsewhere && !(page && status >= 500)
+              ? BASE_URL_HINT
+              : status === 404
+                ? `. ${call.notFound}`
+                : undefined,
           retryAfterMs: retryAfterMs(headers),
         });
       } catch (error) {
@@ -120,7 +139,7 @@ export class ServiceHttp {
       this.log.debug(
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
-      await sleep(delay, clock.signal);
+      await this.time.sleep(delay, clock.signal);
     }
   }
 
@@ -135,7 +154,7 @@ export class ServiceHttp {
     if (!this.outage.patient()) return undefined;
     const delay = backoffMs(attempt, 'status' in failure ? failure.retryAfterMs : undefined);
     // A retry that cannot finish before the deadline only delays the failure.
-    return Date.now() + delay < clock.deadline ? delay : undefined;
+    return this.time.now() + delay < clock.deadline ? delay : undefined;
   }
 
   private async once(
@@ -143,22 +162,22 @@ export class ServiceHttp {
     clock: RunClock,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string; url: string }> {
     if (clock.signal.aborted) throw new CancelledError();
-    const left = clock.deadline + DEADLINE_SLACK_MS - Date.now();
+    const left = clock.deadline + DEADLINE_SLACK_MS - this.time.now();
     if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
     const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const limitMs = Math.min(this.settings.requestTimeoutMs, left);
+    const limitMs = Math.ceil(Math.min(this.settings.requestTimeoutMs, left));
     const timeLimit = AbortSignal.timeout(limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
-    const cancel = call.retry === 'write' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
+    const cancel = call.retry !== 'read' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
     const signal = AbortSignal.any([cancel?.signal ?? clock.signal, timeLimit]);
     this.signalHandler.signal = signal;
     const data = call.body === undefined ? null : JSON.stringify(call.body);
     const headers =
       data === null ? this.headers : { ...this.headers, 'content-type': 'application/json' };
-    const started = Date.now();
+    const started = this.time.now();
     try {
       const response = await this.client.request(
         call.method,
@@ -172,7 +191,7 @@ export class ServiceHttp {
           `${call.method} ${call.path} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
         );
       this.log.debug(
-        `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Date.now() - started} ms`,
+        `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Math.round(this.time.now() - started)} ms`,
       );
       return {
         status: response.message.statusCode ?? 0,
@@ -185,7 +204,7 @@ export class ServiceHttp {
       if (error instanceof ResponseError) throw error;
       if (timeLimit.aborted) {
         if (limitMs < this.settings.requestTimeoutMs)
-          throw new DeadlineError(call.method, call.path, clock.limit);
+          throw new DeadlineError(call.method, call.path, clock.limit, true);
         throw new NetworkError(
           call.method,
           call.path,
@@ -193,6 +212,8 @@ export class ServiceHttp {
           false,
         );
       }
+      const viaProxy = proxyFailure(call.method, call.path, url, error);
+      if (viaProxy) throw viaProxy;
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const reason = code || (error as Error).message;
       throw new NetworkError(
@@ -213,7 +234,7 @@ function parseBody<T>(
   label: string,
   headers: IncomingMessage['headers'],
   text: string,
-  shown: () => string,
+  excerpt: Excerpt,
   schema: z.ZodType<T>,
 ): T {
   let json: unknown;
@@ -221,12 +242,12 @@ function parseBody<T>(
     json = parseJson(text);
   } catch (error) {
     // The parser's own message quotes the body: only the depth guard's is shown.
-    const type = headers['content-type'] ?? 'no content type';
+    const type = excerpt(headers['content-type'] ?? 'no content type', 100);
     const why = (error as Error).message.startsWith('nested')
       ? `, ${(error as Error).message}`
       : '';
     throw new ResponseError(
-      `${label} answered with a body that is not JSON (${type}${why}): ${JSON.stringify(cut(shown(), 80))}. Check base-url: it must point at the service's API.`,
+      `${label} answered with a body that is not JSON (${type}${why}): ${JSON.stringify(excerpt(text, 80))}. Check base-url: it must point at the service's API.`,
     );
   }
   const result = schema.safeParse(json);
@@ -241,42 +262,94 @@ function parseBody<T>(
 const BASE_URL_HINT =
   ". Check base-url: it must be the service's API root, the part before /v2/… (e.g. https://api.example.com, without /api or /v2).";
 
-/** An HTML page (a proxy's or a web server's) instead of the API's JSON: its content type and title. */
+/**
+ * An HTML page (a proxy's or a web server's) instead of the API's JSON: its content type and title. The title is
+ * looked for with indexOf in the first KiBs only (a pattern over the page was quadratic on `<title<title…`), and
+ * quoted after its entities are decoded, so a secret spelled in entities is redacted too.
+ */
 function htmlPage(
   headers: IncomingMessage['headers'],
   text: string,
+  excerpt: Excerpt,
 ): { type: string; title?: string } | undefined {
   const type = headers['content-type'] ?? '';
-  if (!/text\/html/i.test(type) && !/^\s*<(!doctype html|html)[\s>]/i.test(text)) return undefined;
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-  return { type: type || 'no content type', title: title ? cut(title, 80) : undefined };
+  const head = text.slice(0, TITLE_SCAN);
+  if (!/text\/html/i.test(type) && !/^\s*<(!doctype html|html)[\s>]/i.test(head)) return undefined;
+  const title = titleOf(head);
+  return {
+    type: type ? excerpt(type, 100) : 'no content type',
+    title: title ? excerpt(decodeEntities(title), 80) || undefined : undefined,
+  };
+}
+
+/** The text of the first `<title …>…</title>` in `head`, by indexOf: linear in the text, whatever it holds. */
+function titleOf(head: string): string | undefined {
+  for (let at = head.indexOf('<'); at !== -1; at = head.indexOf('<', at + 1)) {
+    if (head.slice(at + 1, at + 6).toLowerCase() !== 'title') continue;
+    if (!/[\s/>]/.test(head.charAt(at + 6))) continue;
+    const open = head.indexOf('>', at + 6);
+    const close = open === -1 ? -1 : head.indexOf('<', open + 1);
+    if (close === -1 || head.slice(close, close + 7).toLowerCase() !== '</title') return undefined;
+    return head.slice(open + 1, close);
+  }
+  return undefined;
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** Numeric and the common named HTML entities as the characters they stand for; others as written. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,5});/gi, (all, e: string) => {
+    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? all;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+    return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
 }
 
 function describePage(page: { type: string; title?: string }): string {
   return `an HTML page (${page.type}${page.title ? `, titled "${page.title}"` : ''}), not the service's JSON`;
 }
 
-function serverMessage(text: string): string {
+/**
+ * What the service said in an error body, quoted through `excerpt`. JSON is redacted again once decoded: a secret
+ * partly \u-escaped on the wire, or split by an escaped control character, only shows as itself after parsing.
+ */
+function serverMessage(text: string, excerpt: Excerpt): string {
   let json: unknown;
   try {
     json = parseJson(text);
   } catch {
-    return cut(text.replace(/\s+/g, ' ').trim(), MESSAGE_LIMIT);
+    return excerpt(text, MESSAGE_LIMIT);
   }
   const parsed = ErrorBody.safeParse(json);
-  if (!parsed.success) return cut(JSON.stringify(json), MESSAGE_LIMIT);
+  if (!parsed.success)
+    return excerpt(JSON.stringify(redactDeep(json, (s) => excerpt(s, Infinity))), MESSAGE_LIMIT);
   const { detail } = parsed.data;
-  if (typeof detail === 'string') return cut(detail, MESSAGE_LIMIT);
+  if (typeof detail === 'string') return excerpt(detail, MESSAGE_LIMIT);
   // FastAPI validation items also carry the rejected `input`, which may hold secret values: only loc and msg are shown.
-  return cut(detail.map((d) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; '), MESSAGE_LIMIT);
+  return excerpt(
+    detail.map((d) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; '),
+    MESSAGE_LIMIT,
+  );
 }
 
+/** A date is measured against the answer's own `Date`: the server's clock may be far from the runner's. */
 function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
   const value = headers['retry-after'];
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+  if (Number.isNaN(at)) return undefined;
+  const served = Date.parse(headers.date ?? '');
+  // Without one, the runner's wall clock: a date can only be compared with another.
+  return Math.max(0, at - (Number.isNaN(served) ? Date.now() : served));
 }
 
 function describe(failure: HttpError | NetworkError): string {

@@ -1,13 +1,17 @@
 // When a failed request is tried again, how long to wait first, and when to stop.
 import type { Logger } from '../core/logger.ts';
+import { type Clock, wallTimeOf } from '../shared/clock.ts';
 import { compact, seconds } from '../shared/time.ts';
-import type { HttpError, NetworkError } from './errors.ts';
+import { DeadlineError, HttpError, NetworkError } from './errors.ts';
 
 /**
  * read: idempotent, retried on network errors and 408/429/5xx.
- * write: retried only where it surely did not take effect (not sent, 429, or 503 with Retry-After).
+ * write: retried only where it surely did not take effect (not sent, 429, or 503 with Retry-After); the token
+ *   metadata update, which sets the same values again.
+ * recheck: a write of a deployment (create, PATCH, redeploy), retried here only when nothing was sent. After any
+ *   other failure the command re-reads the deployment to learn what the write did before it sends it again.
  */
-export type RetryPolicy = 'read' | 'write';
+export type RetryPolicy = 'read' | 'write' | 'recheck';
 
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 const BACKOFF_BASE_MS = 500;
@@ -16,6 +20,8 @@ const BACKOFF_CAP_MS = 30_000;
 const RETRY_AFTER_JITTER_MS = 10_000;
 /** Reads give up when the service has not answered one request successfully for this long (or at the deadline). */
 const PATIENCE_MS = 5 * 60_000;
+/** Sends of one deployment write that failed ambiguously (5xx, reset, no answer), each re-read as not applied. */
+const AMBIGUOUS_SENDS = 3;
 
 /** A host name that does not resolve is a typo in base-url, not an outage (EAI_AGAIN is the passing kind). */
 const PERMANENT_NETWORK = new Set(['ENOTFOUND']);
@@ -28,8 +34,36 @@ export function isTransient(failure: HttpError | NetworkError): boolean {
 export function isRetryable(policy: RetryPolicy, failure: HttpError | NetworkError): boolean {
   if (policy === 'read') return isTransient(failure);
   if (!('status' in failure)) return failure.notSent && isTransient(failure);
-  // A 429 was not processed; a 503 with Retry-After is the service saying so too.
+  return policy === 'write' && comeBackLater(failure);
+}
+
+/** A 429 was not processed; a 503 with Retry-After is the service saying so too (though a proxy may say it late). */
+export function comeBackLater(failure: HttpError): boolean {
   return failure.status === 429 || (failure.status === 503 && failure.retryAfterMs !== undefined);
+}
+
+/**
+ * A write's failure after which it may have taken effect: no answer or a reset, a 5xx, a 408 or 429 (what the
+ * service did is its word only), or the deadline cutting it in flight. Anything else surely did not apply it.
+ */
+export function outcomeUnknown(error: unknown): error is HttpError | NetworkError | DeadlineError {
+  if (error instanceof NetworkError) return !error.notSent;
+  if (error instanceof HttpError)
+    return error.status >= 500 || error.status === 408 || error.status === 429;
+  return error instanceof DeadlineError && error.inFlight;
+}
+
+/**
+ * Whether a deployment write that failed so, and then re-read as not applied, may be sent again: after a
+ * come-back-later for as long as the deadline allows, after an ambiguous failure up to three sends in all (a service
+ * failing one request each time is not hammered with it), never once the deadline cut it.
+ */
+export function mayResend(
+  failure: HttpError | NetworkError | DeadlineError,
+  sends: number,
+): boolean {
+  if (failure instanceof DeadlineError) return false;
+  return (failure instanceof HttpError && comeBackLater(failure)) || sends < AMBIGUOUS_SENDS;
 }
 
 /**
@@ -65,36 +99,39 @@ export class Pace {
 
 /** One log line when the service starts failing and one when it answers again; the attempts between go to debug. */
 export class Outage {
-  /** When the last request answered 2xx: reads stop retrying `patienceMs` after it. */
-  lastSuccess = Date.now();
+  /** When the last request answered 2xx (on `time`): reads stop retrying `patienceMs` after it. */
+  private lastSuccess: number;
   private since?: number;
   private retries = 0;
   private readonly log: Logger;
+  private readonly time: Clock;
   private readonly patienceMs: number;
 
-  constructor(log: Logger, patienceMs = PATIENCE_MS) {
+  constructor(log: Logger, time: Clock, patienceMs = PATIENCE_MS) {
     this.log = log;
+    this.time = time;
     this.patienceMs = patienceMs;
+    this.lastSuccess = time.now();
   }
 
   /** Whether a retry may still start: the service answered something within the patience. */
-  patient(now = Date.now()): boolean {
-    return now - this.lastSuccess < this.patienceMs;
+  patient(): boolean {
+    return this.time.now() - this.lastSuccess < this.patienceMs;
   }
 
   retrying(label: string, what: string, deadline: number, limit: string): void {
     this.retries++;
     if (this.since !== undefined) return;
-    this.since = Date.now();
+    this.since = this.time.now();
     const giveUp = Math.min(deadline, this.lastSuccess + this.patienceMs);
     const bound = giveUp === deadline ? limit : `${compact(this.patienceMs)} without an answer`;
     this.log.info(
-      `The service answers ${what} to ${label}; retrying until ${utc(giveUp)} (${bound}).`,
+      `The service answers ${what} to ${label}; retrying until ${utc(wallTimeOf(this.time, giveUp))} (${bound}).`,
     );
   }
 
   answered(): void {
-    this.lastSuccess = Date.now();
+    this.lastSuccess = this.time.now();
     if (this.since === undefined) return;
     this.log.info(
       `The service answers again, after ${seconds(this.lastSuccess - this.since)} and ${this.retries} ${this.retries === 1 ? 'retry' : 'retries'}.`,
@@ -106,7 +143,7 @@ export class Outage {
   /** For the error when retries end: how long they went on. */
   summary(): string {
     if (this.since === undefined) return '';
-    return ` Retried ${this.retries} ${this.retries === 1 ? 'time' : 'times'} over ${seconds(Date.now() - this.since)}.`;
+    return ` Retried ${this.retries} ${this.retries === 1 ? 'time' : 'times'} over ${seconds(this.time.now() - this.since)}.`;
   }
 }
 

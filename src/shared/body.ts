@@ -7,6 +7,8 @@ export class SignalHandler implements RequestHandler {
   signal?: AbortSignal;
   prepareRequest(options: RequestOptions): void {
     options.signal = this.signal;
+    // The client passes URL.hostname, which keeps an IPv6 literal's brackets ("[::1]"): a name no resolver knows.
+    if (options.host?.startsWith('[')) options.host = options.host.slice(1, -1);
   }
   canHandleAuthentication(): boolean {
     return false;

@@ -1,19 +1,24 @@
 // Markdown for the job summary and the pull request comment. Data goes through these functions only, so it can
-// never become HTML, a table cell boundary, a code span it closes, a line break, or an @mention.
-import { oneLine } from './text.ts';
+// never become HTML, a table cell boundary, a code span it closes, a line break, an @mention or a link.
+import { normalise, oneLine } from './text.ts';
 import { httpUrl } from './url.ts';
 
-/** A zero-width space after `@` keeps GitHub from turning `@name` into a mention (also in an e-mail autolink). */
-const NO_MENTION = '@&#8203;';
+/**
+ * A zero-width space keeps GitHub from linking: after `@` no mention (nor an e-mail autolink), after `:` no
+ * `https://` autolink, after `www` no `www.` one. Data never becomes a link the action did not mean to write.
+ */
+const ZWSP = '&#8203;';
 
-/** Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line. */
+/** Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line, nothing that autolinks. */
 export function esc(text: string): string {
   return oneLine(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1')
-    .replace(/@/g, NO_MENTION);
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/(www)\./gi, `$1${ZWSP}.`);
 }
 
 /**
@@ -22,21 +27,31 @@ export function esc(text: string): string {
  */
 export function code(text: string): string {
   const clean = oneLine(text).replace(/\|/g, '\\|');
-  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(longestBacktickRun(clean) + 1);
   const pad = clean.startsWith('`') || clean.endsWith('`') || clean.trim() === '' ? ' ' : '';
   return `${fence}${pad}${clean}${pad}${fence}`;
 }
 
 /** A fenced block for text of several lines, with a fence no line inside can close. */
 export function codeBlock(text: string, language = ''): string[] {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${language}`, text, fence];
+  const clean = normalise(text);
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(clean) + 1));
+  return [`${fence}${language}`, clean, fence];
 }
 
 /** An http(s) URL as a link; anything else (javascript:, spaces, a bare host) as inline code. */
 export function link(url: string): string {
   const href = httpUrl(url);
   return href ? `<${href.replace(/\|/g, '%7C')}>` : code(url);
+}
+
+/** The longest run of backticks, counted in a loop: a spread of one argument per run overflows on data. */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 0x60 ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }

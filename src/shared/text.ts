@@ -1,8 +1,44 @@
-// Text helpers below every other module: cutting, and making data safe for one-line sinks.
+// Text helpers below every other module: normalising data, cutting it, and making it safe for one-line sinks.
+// Every pattern here is a single character class (or CRLF): linear in the text, whatever the text.
 
-/** C0 controls (tab and LF aside), DEL, C1 (NEL among them), and the Unicode line and paragraph separators. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-const LINE_BREAK = /\r\n|[\r\n\u0085\u2028\u2029]/g;
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/g;
+
+/**
+ * Characters a reader does not see, or that steer the terminal or the direction of the text: C0 controls but TAB,
+ * LF and CR; DEL; C1 controls but NEL; and Unicode's default-ignorable code points (zero-width characters, the
+ * soft hyphen, bidi controls such as U+202E, variation selectors, the BOM, tags).
+ */
+const HIDDEN_CLASS =
+  '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u0084\\u0086-\\u009f\\p{Default_Ignorable_Code_Point}';
+/** White space other than the plain space. */
+const WHITE_CLASS =
+  '\\t\\n\\r\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+
+const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
+/** A run of what the redactor looks through: hidden characters and white space. */
+export const SKIPPED_RUN = new RegExp(`[${HIDDEN_CLASS}${WHITE_CLASS} ]+`, 'gu');
+/** White space, which the redactor treats as one space however long the run. */
+export const WHITE = new RegExp(`[${WHITE_CLASS} ]`, 'u');
+/** Text the redactor must look through: a hidden character, white space but a space, or two spaces. */
+export const NOT_PLAIN = new RegExp(`[${HIDDEN_CLASS}${WHITE_CLASS}]|  `, 'u');
+/** Every control character (line breaks included) and every default-ignorable one, for the log. */
+const SHOWN_AS_ESCAPE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}]/gu;
+
+/** The first step of every sink but the log (which shows them as escapes): hidden characters out; line breaks stay. */
+export function normalise(text: string): string {
+  return text.replace(HIDDEN, '');
+}
+
+/** Normalised, on one line: line breaks become spaces (outputs, GitHub fields, Markdown text and table cells). */
+export function oneLine(text: string): string {
+  return normalise(text).replace(LINE_BREAK, ' ');
+}
+
+/** Runs of white space as one space, trimmed: data quoted inside a sentence. */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
 
 /** At most `max` characters, with an ellipsis when cut; never half of a surrogate pair. */
 export function cut(text: string, max: number): string {
@@ -12,20 +48,19 @@ export function cut(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** One line: line breaks become spaces and other controls are dropped (outputs, GitHub fields, table cells). */
-export function oneLine(text: string): string {
-  return text.replace(LINE_BREAK, ' ').replace(CONTROL, '');
-}
-
-/** Every control character, line breaks included, shown as an escape (`\n`, `\x1b`, `\u2028`) instead of acting. */
+/**
+ * Every control and invisible character, line breaks included, shown as an escape (`\n`, `\x1b`, `\u202e`)
+ * instead of acting: the log's way to keep them out while still showing they were there.
+ */
 export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+  return text.replace(SHOWN_AS_ESCAPE, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
-    const code = c.charCodeAt(0);
-    return code < 0x100
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u${code.toString(16).padStart(4, '0')}`;
+    const code = c.codePointAt(0)!;
+    if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+    return code < 0x10000
+      ? `\\u${code.toString(16).padStart(4, '0')}`
+      : `\\u{${code.toString(16)}}`;
   });
 }
 

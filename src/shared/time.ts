@@ -8,22 +8,6 @@ export class CancelledError extends Error {
   }
 }
 
-/** Resolves after ms, or rejects when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new CancelledError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** A span for a person: "4.2 s", "3 min 5 s". */
 export function seconds(ms: number): string {
   const s = Math.max(0, ms) / 1000;

@@ -29,5 +29,34 @@ export function absoluteHttpUrl(url: string): string | undefined {
 
 /** A URL as an error message may quote it: everything up to the last `@` (user:password@, however odd) hidden. */
 export function withoutCredentials(text: string): string {
-  return text.replace(/\/\/.*@/s, '//***@');
+  const start = text.indexOf('//');
+  const end = text.lastIndexOf('@');
+  return start !== -1 && end >= start + 2
+    ? `${text.slice(0, start)}//***@${text.slice(end + 1)}`
+    : text;
+}
+
+/**
+ * A URL the run may publish (summary, PR comment, GitHub Deployment status): its query and fragment, which can hold
+ * tokens the runner's masking never sees there, shown as `?…`.
+ */
+export function withoutQuery(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : `${url.slice(0, end)}?…`;
+}
+
+/**
+ * The one rule, for create and update alike, for two repository URLs naming the same repository: case, white space
+ * around them, a trailing `/` and `.git` aside. One side is the service's: a loop, where `/(\.git)?\/*$/` is
+ * quadratic on a long run of slashes.
+ */
+export function sameRepoUrl(a: string, b: string): boolean {
+  const bare = (url: string) => {
+    let u = url.trim().toLowerCase();
+    let end = u.length;
+    while (end > 0 && u[end - 1] === '/') end--;
+    u = u.slice(0, end);
+    return u.endsWith('.git') ? u.slice(0, -4) : u;
+  };
+  return bare(a) === bare(b);
 }

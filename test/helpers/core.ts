@@ -3,6 +3,9 @@ import { parseSettings, type Settings } from '../../src/commands/index.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { readContext } from '../../src/hosts/github/context.ts';
 import { ServiceClient } from '../../src/service/client.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { Sinks } from '../../src/core/sinks.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import type { Simulator } from '../simulator/server.ts';
 import { API_KEY } from './setup.ts';
 
@@ -16,6 +19,13 @@ export function memoryLog(): Logger & { lines: string[] } {
     notice: (m) => lines.push(`notice: ${m}`),
     warning: (m) => lines.push(`warning: ${m}`),
   };
+}
+
+/** The action's sinks, hiding `secrets`. */
+export function sinksWith(...secrets: string[]): Sinks {
+  const redactor = new Redactor();
+  for (const secret of secrets) redactor.add(secret);
+  return new Sinks(redactor);
 }
 
 /** A client of the simulator with `timeoutMs` to go; dispose() it after the test. */
@@ -35,11 +45,12 @@ export function clientOf(
       apiKey: API_KEY,
       userAgent: 'agent-deploy-action/test',
       requestTimeoutMs: options.requestTimeoutMs ?? 5000,
-      redact: (text) => text.split(API_KEY).join('***'),
+      excerpt: (text, max) => sinksWith(API_KEY).excerpt(text, max),
       patienceMs: options.patienceMs,
     },
     {
-      deadline: Date.now() + (options.timeoutMs ?? 20_000),
+      time: systemClock,
+      deadline: systemClock.now() + (options.timeoutMs ?? 20_000),
       signal: options.signal ?? new AbortController().signal,
       limit: 'timeout (test)',
     },

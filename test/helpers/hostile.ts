@@ -38,6 +38,8 @@ export const PAYLOADS: readonly string[] = [
   '\n# heading\n- item\n> quote',
   '@acme/admins @octocat cc:@team',
   '&lt;b&gt;entity&#64;mention',
+  'log in at https://evil.example/login or www.evil.example/reset',
+  '\u202egnp.exe \u2066isolate\u2069 zero\u200bwidth soft\u00adhyphen \ufeffbom',
 ];
 
 /** The payloads that fit where the action allows at most 100 characters (statuses). */
@@ -56,6 +58,10 @@ export const ECHO_FORMS = {
   'base64 at 1': (s: string) => base64(`{${s}}`),
   'base64 at 2': (s: string) => base64(`{"${s}"}`),
   'markdown-escaped': (s: string) => markdownEscape(s),
+  // Split by what a reader does not see: a sink that drops it only after redacting shows the secret whole.
+  'NUL-split': (s: string) => splitEvery(s, '\u0000'),
+  'zero-width-split': (s: string) => splitEvery(s, '\u200b'),
+  'soft-hyphen-split': (s: string) => splitEvery(s, '\u00ad'),
 } satisfies Record<string, (s: string) => string>;
 export type EchoForm = keyof typeof ECHO_FORMS;
 
@@ -64,6 +70,11 @@ export function unicodeEscape(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) out += `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
+}
+
+/** `separator` after every 5 characters: no 8-character piece of the secret is left whole. */
+export function splitEvery(s: string, separator: string): string {
+  return (s.match(/[^]{1,5}/g) ?? []).join(separator);
 }
 
 export function base64(s: string): string {
@@ -119,6 +130,8 @@ interface Target {
   name: string;
   latest: string | null;
   active: string | null;
+  /** The revision-level values the last write sent: the deployment shows them back, as a service does. */
+  sent?: Record<string, unknown>;
 }
 
 const TENANT = '22222222-2222-4222-8222-222222222222';
@@ -245,7 +258,8 @@ export class HostileService extends LoopbackFake {
         install_command: x('install_command'),
         build_command: x('build_command'),
       },
-      source_revision_config: this.revisionConfig(),
+      // Hostile in every field but the values the last write sent (the action checks its revision by them).
+      source_revision_config: { ...this.revisionConfig(), ...t.sent },
       secrets: [{ name: x('secret name'), value: x('secret value') }],
       secret_references: [
         { name: x('ref name'), secret_name: x('ref secret_name'), secret_key: x('ref secret_key') },
@@ -374,7 +388,13 @@ export class HostileService extends LoopbackFake {
       case 'create': {
         const name = (req.body as { name?: string } | undefined)?.name ?? this.name;
         this.exists = true;
-        this.target = { id: randomUUID(), name, latest: randomUUID(), active: null };
+        this.target = {
+          id: randomUUID(),
+          name,
+          latest: randomUUID(),
+          active: null,
+          sent: sent(req),
+        };
         return { status: 201, body: this.deployment(this.target) };
       }
       case 'list':
@@ -383,13 +403,17 @@ export class HostileService extends LoopbackFake {
       case 'redeploy': {
         const t = this.ensureTarget();
         t.latest = randomUUID();
+        t.sent = sent(req);
         return { body: this.deployment(t) };
       }
       case 'revision':
         return { body: this.revision(parts[5]!) };
       case 'listeners': {
-        const listeners = Array.from({ length: 3 }, () => this.listener(randomUUID()));
-        return { body: { resources: listeners, offset: listeners.length } };
+        // One page of three, then the empty page that ends the listing.
+        const offset = Number(req.query.offset ?? 0);
+        const count = offset === 0 ? 3 : 0;
+        const listeners = Array.from({ length: count }, () => this.listener(randomUUID()));
+        return { body: { resources: listeners, offset: offset + count } };
       }
       case 'listener':
         return { body: this.listener(parts[3]!) };
@@ -515,6 +539,32 @@ export function hugePage(service: HostileService, count: number, bytesEach: numb
   };
 }
 
+/**
+ * A listing that never ends, every deployment on it named exactly as looked up, with `bytesEach` characters of
+ * filler: a search that keeps every exact match keeps all of it.
+ */
+export function exactNamesForever(service: HostileService, bytesEach: number): Handler {
+  const filler = 'x'.repeat(bytesEach);
+  return (req) => {
+    if (req.query.deployment_ids !== undefined) return undefined;
+    const offset = Number(req.query.offset ?? 0);
+    const resources = Array.from({ length: PAGE_LIMIT }, () => ({
+      ...service.other(0, service.name),
+      image_version: filler,
+    }));
+    return { raw: JSON.stringify({ resources, offset: offset + PAGE_LIMIT }) };
+  };
+}
+
+/**
+ * An HTML page of `bytes` that opens `<title` over and over and never closes one: a pattern that looks for the end
+ * of a title from each opening is quadratic on it.
+ */
+export function titleBomb(bytes: number): Reply {
+  const head = '<!doctype html><html><head>';
+  return { contentType: 'text/html', raw: head + '<title'.repeat((bytes - head.length) / 6) };
+}
+
 /** A FastAPI-looking error whose detail is `depth` nested arrays. */
 export function deepError(depth: number, status = 400): Reply {
   return { status, raw: `{"detail":${'['.repeat(depth)}${']'.repeat(depth)}}` };
@@ -538,4 +588,10 @@ export function pagesForever(service: HostileService, delayMs: number): Handler 
 /** One hostile service per test file, back to its defaults before each test. */
 export function useHostileService(): { service: HostileService } {
   return useFake('service', () => HostileService.start());
+}
+
+/** The revision-level values a write's body sent (none for a redeploy). */
+function sent(req: RecordedRequest): Record<string, unknown> | undefined {
+  return (req.body as { source_revision_config?: Record<string, unknown> } | undefined)
+    ?.source_revision_config;
 }

@@ -51,10 +51,19 @@ export interface RecordedRequest {
  *   when the fault is added plus `fromMs`; `times` then caps it, unlimited when unset;
  * - `fromMs` alone: the fault waits that long before it applies (then `times`, default 1).
  * A fault that has not started yet lets requests through (to later faults or the service).
+ *
+ * What a matching request gets: `status`/`body`/`rawBody` (an answer of the fault's own), `reset`, `hang`,
+ * `delayMs` first; `afterEffect` applies the request to the service before the fault answers (a write that took
+ * effect and whose answer was lost or failed); `stale` applies it and answers with the deployment as it was before
+ * (a lagging answer, with an older latest_revision_id); `concurrent` lands another job's write on the same
+ * deployment just before this request or just after it (before its answer is built); `transform` edits the real
+ * answer's body.
  */
 export interface Fault {
   method?: string;
   path?: string | RegExp;
+  /** Narrows the match further, e.g. on the query. */
+  match?: (request: RecordedRequest) => boolean;
   times?: number;
   forMs?: number;
   fromMs?: number;
@@ -67,9 +76,21 @@ export interface Fault {
   hang?: boolean;
   delayMs?: number;
   afterEffect?: boolean;
+  stale?: boolean;
+  concurrent?: ConcurrentWrite;
+  /** A `Retry-After` HTTP date this long after the answer's own `Date` (see `dateSkewMs`). */
+  retryAfterDateMs?: number;
   // `any` so callers can edit the body without casts.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   transform?: (body: any) => unknown;
+}
+
+/** Another job's PATCH of the deployment a request names, with these revision-level values. */
+export interface ConcurrentWrite {
+  when: 'before' | 'after';
+  source_revision_config: Partial<SourceRevisionConfig>;
+  /** The other revision's timeline (default: the default timeline). */
+  timeline?: TimelineStep[];
 }
 
 export interface Secret {
@@ -204,10 +225,14 @@ interface Reply {
   raw?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** A Retry-After date this long after the answer's Date. */
+  retryAfterDateMs?: number;
 }
 
 interface RevState {
   rev: Revision;
+  /** Reads of the revision answer 404 until then (revisionVisibleAfterMs; performance.now(), so a test may move Date.now). */
+  visibleAt: number;
   timer?: NodeJS.Timeout;
   /** The pending delayed switch to active (activeSwitch `{ delayMs }`). */
   switchTimer?: NodeJS.Timeout;
@@ -483,6 +508,14 @@ export class Simulator {
   patchCreatesRevision = true;
   redeployMode: 'same-revision' | 'new-revision' = 'same-revision';
   paging: 'normal' | 'stuck-offset' | 'repeat-page' = 'normal';
+  /** The most resources a page holds whatever `limit` asks (a server that caps its pages). */
+  pageCap?: number;
+  /** A new revision answers 404 to reads for this long (an eventually consistent service). */
+  revisionVisibleAfterMs = 0;
+  /** How far the `Date` header of every answer is from this machine's clock (a server with a skewed clock). */
+  dateSkewMs = 0;
+  /** Creates a second deployment of a name that exists instead of answering 409 (some services allow it). */
+  duplicateNames = false;
   activeSwitch: ActiveSwitch = 'immediate';
   rateLimit?: RateLimit;
   /** How many answers were sent per status code (faults and 429s included). */
@@ -561,6 +594,10 @@ export class Simulator {
     this.patchCreatesRevision = true;
     this.redeployMode = 'same-revision';
     this.paging = 'normal';
+    this.pageCap = undefined;
+    this.revisionVisibleAfterMs = 0;
+    this.dateSkewMs = 0;
+    this.duplicateNames = false;
   }
 
   requestsTo(method: string, pathPattern?: string | RegExp): RecordedRequest[] {
@@ -732,6 +769,11 @@ export class Simulator {
     return this.state(deploymentId)?.revs.get(revisionId.toLowerCase())?.rev;
   }
 
+  /** Every revision of the deployment, oldest first. */
+  revisions(deploymentId: string): Revision[] {
+    return [...(this.state(deploymentId)?.revs.values() ?? [])].map((rs) => rs.rev);
+  }
+
   // --- state -----------------------------------------------------------------------------------
 
   private state(id: string): DepState | undefined {
@@ -770,7 +812,7 @@ export class Simulator {
       source,
       source_revision_config: config,
     };
-    const rs: RevState = { rev };
+    const rs: RevState = { rev, visibleAt: performance.now() + this.revisionVisibleAfterMs };
     st.revs.set(rev.id, rs);
     this.makeLatest(st, rs);
     this.runTimeline(st, rs, timeline);
@@ -885,7 +927,16 @@ export class Simulator {
     const f = this.takeFault(rec);
     if (!f) return send(this.handle(ctx));
 
-    const real = f.afterEffect || f.transform ? this.handle(ctx) : undefined;
+    const target = this.writeTarget(rec);
+    if (f.concurrent?.when === 'before' && target) this.concurrentWrite(target, f.concurrent);
+    const before = f.stale && target ? wireDeployment(structuredClone(target.dep)) : undefined;
+    let real =
+      f.afterEffect || f.transform || f.stale || f.concurrent ? this.handle(ctx) : undefined;
+    if (f.concurrent?.when === 'after' && target) {
+      this.concurrentWrite(target, f.concurrent);
+      if (real && real.status < 300) real = { ...real, body: wireDeployment(target.dep) };
+    }
+    if (before !== undefined && real && real.status < 300) real = { ...real, body: before };
     if (f.delayMs) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {
@@ -902,15 +953,17 @@ export class Simulator {
       req.socket.once('close', () => this.held.delete(req.socket));
     } else if (f.status !== undefined || f.body !== undefined || f.rawBody !== undefined) {
       const status = f.status ?? 200;
+      const { headers, retryAfterDateMs } = f;
       send(
         f.rawBody !== undefined
           ? {
               status,
               raw: f.rawBody,
               contentType: f.contentType ?? 'text/html; charset=utf-8',
-              headers: f.headers,
+              headers,
+              retryAfterDateMs,
             }
-          : { status, body: f.body ?? { detail: STATUS_CODES[status] }, headers: f.headers },
+          : { status, body: f.body ?? { detail: STATUS_CODES[status] }, headers, retryAfterDateMs },
       );
     } else if (f.transform && real) {
       let out: Reply;
@@ -942,6 +995,22 @@ export class Simulator {
     return undefined;
   }
 
+  /** The deployment a write's path names (PATCH, redeploy), for `stale` and `concurrent`. */
+  private writeTarget(rec: RecordedRequest): DepState | undefined {
+    const id = /^\/v2\/deployments\/([^/]+)/.exec(rec.path)?.[1];
+    return id === undefined ? undefined : this.state(decodeURIComponent(id));
+  }
+
+  private concurrentWrite(st: DepState, write: ConcurrentWrite): void {
+    st.dep.updated_at = isoTime();
+    this.newRevision(
+      st,
+      st.dep.source,
+      write.timeline ?? this.defaultTimeline,
+      write.source_revision_config,
+    );
+  }
+
   private takeFault(rec: RecordedRequest): Fault | undefined {
     const now = Date.now();
     this.faults = this.faults.filter((f) => f.endsAt > now);
@@ -949,7 +1018,8 @@ export class Simulator {
       (f) =>
         f.startsAt <= now &&
         (f.method === undefined || f.method.toUpperCase() === rec.method) &&
-        matchPath(f.path, rec.path),
+        matchPath(f.path, rec.path) &&
+        (f.match === undefined || f.match(rec)),
     );
     const f = this.faults[i];
     if (!f) return undefined;
@@ -964,9 +1034,15 @@ export class Simulator {
     this.answered.set(r.status, (this.answered.get(r.status) ?? 0) + 1);
     this.onAnswer?.(rec, Date.now() - rec.at);
     const payload = r.raw ?? (r.body === undefined ? '' : JSON.stringify(r.body));
+    // The Date on this simulator's (skewed) clock, whole seconds as HTTP dates are, and Retry-After against it.
+    const date = Math.floor((Date.now() + this.dateSkewMs) / 1000) * 1000;
     res.writeHead(r.status, {
       'content-type': r.contentType ?? 'application/json',
       'content-length': Buffer.byteLength(payload),
+      date: new Date(date).toUTCString(),
+      ...(r.retryAfterDateMs === undefined
+        ? {}
+        : { 'retry-after': new Date(date + r.retryAfterDateMs).toUTCString() }),
       ...r.headers,
     });
     res.end(payload);
@@ -1117,7 +1193,7 @@ export class Simulator {
 
   private page<T>(all: T[], limit: number, offset: number, wire: (x: T) => unknown): Reply {
     const start = this.paging === 'repeat-page' ? 0 : offset;
-    const items = all.slice(start, start + limit);
+    const items = all.slice(start, start + Math.min(limit, this.pageCap ?? limit));
     const next = this.paging === 'stuck-offset' ? offset : offset + items.length;
     return json(200, { resources: items.map(wire), offset: next });
   }
@@ -1230,7 +1306,7 @@ export class Simulator {
         ]);
       }
     }
-    if (this.deps.some((s) => s.dep.name === body.name)) {
+    if (!this.duplicateNames && this.deps.some((s) => s.dep.name === body.name)) {
       return detail(409, `Deployment with name '${body.name}' already exists.`);
     }
 
@@ -1328,7 +1404,11 @@ export class Simulator {
 
   private getRevision(rawDep: string, rawRev: string): Reply {
     const found = this.revisionAt(rawDep, rawRev);
-    return Array.isArray(found) ? json(200, found[1].rev) : found;
+    if (!Array.isArray(found)) return found;
+    const [, rs] = found;
+    // Not visible yet to reads: the same answer as for a revision that does not exist.
+    if (performance.now() < rs.visibleAt) return detail(404, `Revision ID ${rs.rev.id} not found.`);
+    return json(200, rs.rev);
   }
 
   private listRepos(kind: 'codehost' | 'forge', rawId: string): Reply {

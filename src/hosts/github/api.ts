@@ -1,5 +1,4 @@
 import type { Logger } from '../../core/logger.ts';
-import { cut } from '../../shared/text.ts';
 
 /** The part of Octokit used here (`octokit.request`), so tests can pass any object that has it. */
 export interface GitHubApi {
@@ -57,9 +56,10 @@ export async function bestEffort(
   }
 }
 
+/** GitHub's message as it gave it: the log sink redacts it, then cuts it (cut first, a secret's prefix would stay). */
 function messageOf(error: unknown): string {
   const data = (error as { response?: { data?: { message?: unknown } } }).response?.data;
-  const message =
-    typeof data?.message === 'string' ? data.message : String((error as Error).message ?? error);
-  return cut(message, 200);
+  return typeof data?.message === 'string'
+    ? data.message
+    : String((error as Error).message ?? error);
 }

@@ -34,10 +34,13 @@ export function readContext(
     repo: owner && repo ? { owner, repo } : undefined,
     sha: env.GITHUB_SHA || undefined,
   };
+  // pull_request_target runs the base's workflow with its secrets, for a head its author controls.
+  const untrusted = event === 'pull_request_target';
   const host: HostContext = {
     repository: parseRepository(env.GITHUB_REPOSITORY),
-    ref: defaultRef(env),
+    ref: untrusted ? undefined : defaultRef(env),
     event,
+    untrustedHead: untrusted ? event : undefined,
     workspace: env.GITHUB_WORKSPACE || cwd,
   };
   if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)

@@ -43,7 +43,7 @@ export class GitHubSession implements Integration {
     if (!work.environment) return;
     // Within the deploy's own deadline, and stopped by a cancel.
     const limits: CallLimits = {
-      timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, run.deadline - Date.now())),
+      timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, run.deadline - run.time.now())),
       signal: run.signal,
     };
     this.deploymentId = await createDeployment(
