@@ -26,6 +26,15 @@ describe('the fake clock', () => {
     expect(seen).toEqual([10_000, 20_000, 30_000]);
   });
 
+  it('keeps its wall time a fixed epoch plus now(), whatever Date.now says', async () => {
+    const epoch = Date.UTC(2030, 5, 1);
+    const clock = new FakeClock(500, epoch);
+    expect(clock.wall()).toBe(epoch + 500);
+    await clock.sleep(90_000);
+    expect(clock.wall()).toBe(epoch + 90_500);
+    expect(new FakeClock().wall()).toBe(Date.UTC(2025, 0, 1) + 1_000_000);
+  });
+
   it('rejects a sleep that is cancelled, and drops its timer', async () => {
     const clock = new FakeClock(0);
     const cancel = new AbortController();

@@ -1,6 +1,7 @@
 // A clock for in-process tests: time stands still while anything real is under way (a request on a socket) and
 // jumps to the next timer as soon as nothing is, so a 30-minute wait or a 5-minute outage takes milliseconds, and
-// timers fire in the order of their times whatever the machine's load.
+// timers fire in the order of their times whatever the machine's load. Its wall time is a fixed epoch plus now(), so
+// the times answers show (the simulator's Date header, created_at) are exact too.
 import { CancelledError } from '../../src/shared/time.ts';
 
 interface Timer {
@@ -17,13 +18,21 @@ export class FakeClock {
   private pumping = false;
   /** True while real work is under way that time must wait for; set by whoever owns the sockets. */
   busy: () => boolean = () => false;
+  /** The wall time (ms since the epoch) when now() is 0. */
+  readonly epoch: number;
 
-  constructor(start = 1_000_000) {
+  constructor(start = 1_000_000, epoch = Date.UTC(2025, 0, 1)) {
     this.time = start;
+    this.epoch = epoch;
   }
 
   now(): number {
     return this.time;
+  }
+
+  /** Ms since the epoch, for times shown to people: moves with now(), whatever this machine's clock does. */
+  wall(): number {
+    return this.epoch + this.time;
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
