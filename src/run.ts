@@ -5,7 +5,7 @@ import { type Command, parseSettings, type Settings } from './commands/index.ts'
 import type { Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
-import { unansweredWrite } from './core/outcome.ts';
+import { afterCancel } from './core/outcome.ts';
 import { newReport, type Plan, type RunReport } from './core/report.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
 import { describeTarget } from './deploy/lookup.ts';
@@ -20,19 +20,22 @@ import {
 } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
-import { systemClock } from './shared/clock.ts';
+import type { Clock } from './shared/clock.ts';
+import type { Transport } from './service/transport.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 export const USER_AGENT = `${pkg.name}/${pkg.version}`;
 
+/** What a run is given: where it runs, its time, its wire, and the job's cancellation. */
 export interface RunDeps {
   host: Host;
+  clock: Clock;
+  /** Every request of the run goes through it: the service's and verify-url's. */
+  transport: Transport;
   /** Aborts when the job is cancelled; its reason says how ("SIGINT"). */
   signal: AbortSignal;
-  /** Values to hide before the first line is logged, besides api-key (e.g. the host's own token). */
-  secrets: string[];
 }
 
 export async function runAction(deps: RunDeps): Promise<RunReport> {
@@ -47,7 +50,7 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
   try {
     // Masked before anything can be logged, even when the other inputs are invalid.
     redactor.add(host.input('api-key'));
-    for (const secret of deps.secrets) redactor.add(secret);
+    for (const secret of host.secrets()) redactor.add(secret);
     for (const value of redactor.values()) host.mask(value);
     ({ command, settings } = await parseSettings((name) => host.input(name), host.context));
     report.command = settings.command;
@@ -67,7 +70,7 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
 
 /** The command, with the job's cancellation wired in. Fills `report`, also when it throws. */
 async function execute(
-  { host, signal }: RunDeps,
+  { host, clock: time, transport, signal }: RunDeps,
   command: Command<Settings>,
   settings: Settings,
   report: RunReport,
@@ -81,8 +84,8 @@ async function execute(
   else signal.addEventListener('abort', onCancel, { once: true });
 
   const clock: RunClock = {
-    time: systemClock,
-    deadline: systemClock.now() + settings.timeoutMs,
+    time,
+    deadline: time.now() + settings.timeoutMs,
     signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };
@@ -91,13 +94,12 @@ async function execute(
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       tenantId: settings.tenantId,
-      userAgent: USER_AGENT,
-      requestTimeoutMs: Number(process.env.AGENT_DEPLOY_REQUEST_TIMEOUT_MS) || REQUEST_TIMEOUT_MS,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
       excerpt: (text, max) => log.excerpt(text, max),
-      patienceMs: Number(process.env.AGENT_DEPLOY_PATIENCE_MS) || undefined,
     },
     clock,
     log,
+    transport,
   );
   const target = targetOf(settings);
   // Beside the command, not before it: an integration's start never delays the service calls.
@@ -116,12 +118,11 @@ async function execute(
   });
   const started = integrations.map((integration) => integration.start());
   try {
-    await command.run({ client, report, log, userAgent: USER_AGENT }, settings);
+    await command.run({ client, report, log, transport }, settings);
   } catch (error) {
     if (error instanceof CancelledError || report.cancelled) report.cancelled = true;
     recordFailure(report, error, log);
   } finally {
-    client.dispose();
     signal.removeEventListener('abort', onCancel);
   }
   if (report.plan) printPlan(report.plan, settings, log);
@@ -234,14 +235,8 @@ async function publish(
     return;
   }
   const message = report.failure?.message ?? `Result: ${report.result}`;
-  const left = !report.cancelled
-    ? ''
-    : report.pendingWrite
-      ? ` ${unansweredWrite(report.pendingWrite)}`
-      : report.revisionId
-        ? ` Revision ${report.revisionId} keeps going on the service.`
-        : '';
-  host.fail(sinks.logLine(`${message}${left}`));
+  const left = report.cancelled ? afterCancel(report) : undefined;
+  host.fail(sinks.logLine(left ? `${message} ${left}` : message));
 }
 
 /** The deployment a run is about, as the inputs name it (token-metadata has none). */

@@ -1,6 +1,6 @@
 // The HTTP layer, the wait and the commands in-process against the simulator: seconds, not a bundle and a child
 // process per case. The e2e suites check the same behaviour through dist/.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { COMMANDS, type Command, type Settings } from '../src/commands/index.ts';
 import { newReport } from '../src/core/report.ts';
 import { waitForRevision } from '../src/deploy/wait.ts';
@@ -8,13 +8,12 @@ import { getRevision, listDeployments } from '../src/service/calls.ts';
 import { ServiceClient } from '../src/service/client.ts';
 import { DeadlineError, HttpError, ResponseError } from '../src/service/errors.ts';
 import { systemClock } from '../src/shared/clock.ts';
-import { clientOf, memoryLog, settingsOf } from './helpers/core.ts';
+import { clientOf, memoryLog, settingsOf, TEST_TRANSPORT } from './helpers/core.ts';
 import type { TimelineStep } from './simulator/server.ts';
 import { API_KEY, codehostInputs, useSimulator } from './helpers/setup.ts';
 
 const ctx = useSimulator();
 let client: ServiceClient | undefined;
-afterEach(() => client?.dispose());
 
 describe('the HTTP layer', () => {
   it('retries a read through a short outage and logs it twice: when it starts and when it ends', async () => {
@@ -76,7 +75,6 @@ describe('the HTTP layer', () => {
       {
         baseUrl: 'https://service.nope.invalid',
         apiKey: API_KEY,
-        userAgent: 'test',
         requestTimeoutMs: 5000,
         excerpt: (text, max) => text.slice(0, max),
       },
@@ -87,6 +85,7 @@ describe('the HTTP layer', () => {
         limit: 'timeout 1m',
       },
       log,
+      TEST_TRANSPORT,
     );
 
     const error = await client.send(listDeployments({ limit: 1 })).catch((e: unknown) => e);
@@ -161,7 +160,7 @@ const run = async (inputs: Record<string, string>, signal?: AbortSignal) => {
   const log = memoryLog();
   client = clientOf(ctx.sim, log, { timeoutMs: settings.timeoutMs, signal });
   const command = COMMANDS[settings.command] as Command<Settings>;
-  await command.run({ client, report, log, userAgent: 'test' }, settings);
+  await command.run({ client, report, log, transport: TEST_TRANSPORT }, settings);
   return report;
 };
 

@@ -65,26 +65,6 @@ describe('reads are retried', () => {
     expect(sim.requestsTo('GET', /\/revisions\//).length).toBeGreaterThanOrEqual(2);
     expect(run.stdout).toContain('ECONNRESET');
   });
-
-  it('aborts a hung read at the per-request limit and retries it', async () => {
-    const { sim } = ctx;
-    sim.addDeployment({ name: 'my-agent' });
-    sim.fault({ method: 'GET', path: '/v2/deployments', hang: true });
-
-    const run = await runAction({
-      inputs: codehost('my-agent'),
-      env: { AGENT_DEPLOY_REQUEST_TIMEOUT_MS: '1000' },
-    });
-
-    expect(run.errors).toEqual([]);
-    expect(run.code).toBe(0);
-    expect(run.outputs.result).toBe('deployed');
-    expect(lookups()).toHaveLength(2);
-    // Cut at the 1 s limit, not the default 30 s.
-    expect(run.ms).toBeGreaterThanOrEqual(1000);
-    expect(run.ms).toBeLessThan(5000);
-    expect(run.stdout).toContain('no answer within 1 s');
-  });
 });
 
 describe('writes are never doubled', () => {
@@ -324,7 +304,7 @@ describe('cancellation', () => {
       'revision-id': revisionId,
       'revision-created': 'true',
     });
-    expect(run.summary).toContain(`Revision \`${revisionId}\` keeps going on the service`);
+    expect(run.summary).toContain(`Revision ${revisionId} keeps going on the service`);
     expect(sim.requestsTo('GET', /\/revisions\//)).toEqual([]);
   });
 });

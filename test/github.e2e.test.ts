@@ -4,6 +4,7 @@ import { newReport } from '../src/core/report.ts';
 import { commentMarker, upsertComment } from '../src/hosts/github/comment.ts';
 import { finalStatus } from '../src/hosts/github/deployments.ts';
 import type { Logger } from '../src/core/logger.ts';
+import { systemClock } from '../src/shared/clock.ts';
 import { type ActionRun, runAction, visibleText } from './helpers/action.ts';
 import { useGitHub } from './helpers/github.ts';
 import { codehostInputs, INTEGRATION, useSimulator } from './helpers/setup.ts';
@@ -372,7 +373,7 @@ describe('src/github, called directly', () => {
       warning: (m) => said.push(m),
     };
     const c = { repo: { owner: 'o', repo: 'r' }, issueNumber: 3, name: 'n', body: 'hello' };
-    const limits = { timeoutMs: 5000 };
+    const limits = { time: systemClock, timeoutMs: 5000 };
 
     expect(await upsertComment(octokit, log, c, limits)).toBe('created');
     expect(await upsertComment(octokit, log, { ...c, body: 'again' }, limits)).toBe('updated');

@@ -10,7 +10,7 @@ import { redeploy } from './redeploy.ts';
 import { status } from './status.ts';
 import { tokenMetadata } from './token-metadata.ts';
 
-/** What every command gets: the service, the run's report (which only commands write), a logger. */
+/** What every command gets: the service, the run's report, a logger and the transport (for verify-url). */
 export type CommandContext = FollowContext;
 
 export interface Command<S> {
@@ -31,8 +31,8 @@ export const COMMANDS = {
   'token-metadata': tokenMetadata,
 };
 
-export type CommandName = keyof typeof COMMANDS;
-export const COMMAND_NAMES = Object.keys(COMMANDS) as [CommandName, ...CommandName[]];
+type CommandName = keyof typeof COMMANDS;
+const COMMAND_NAMES = Object.keys(COMMANDS) as [CommandName, ...CommandName[]];
 
 /** The settings of any command: what the parser of the command the inputs name answers. */
 export type Settings = ReturnType<(typeof COMMANDS)[CommandName]['settings']>;

@@ -17,7 +17,7 @@ import { redeployRevision } from '../service/calls.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Command, CommandContext } from './index.ts';
 
-export interface RedeploySettings extends CommonSettings, FollowSettings {
+interface RedeploySettings extends CommonSettings, FollowSettings {
   command: 'redeploy';
   target: DeploymentRef;
   revisionId: string;

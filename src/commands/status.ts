@@ -12,7 +12,7 @@ import { DeployError } from '../service/errors.ts';
 import { classify } from '../service/statuses.ts';
 import type { Command, CommandContext } from './index.ts';
 
-export interface StatusSettings extends CommonSettings {
+interface StatusSettings extends CommonSettings {
   command: 'status';
   target: DeploymentRef;
 }

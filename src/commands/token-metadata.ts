@@ -8,7 +8,7 @@ import { whilePending } from '../deploy/write.ts';
 import { DeployError, HttpError } from '../service/errors.ts';
 import type { Command, CommandContext } from './index.ts';
 
-export interface TokenMetadataSettings extends CommonSettings {
+interface TokenMetadataSettings extends CommonSettings {
   command: 'token-metadata';
   tokenId: string;
   /** provider_account_label and/or is_default: at least one. */

@@ -37,6 +37,8 @@ export interface Host {
   /** An input's value as given ('' when not given). */
   input(name: string): string;
   readonly context: HostContext;
+  /** The host's own secrets (its API token): hidden like api-key from the first line on. */
+  secrets(): string[];
   /** Asks the CI to hide `value` wherever it prints it. */
   mask(value: string): void;
   /** Lines the sinks made safe for a log. */

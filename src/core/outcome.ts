@@ -1,5 +1,5 @@
 // The words a run ends with: one place for every result's message and for what to look at next.
-import type { PendingWrite, Rollback, Verdict } from './report.ts';
+import type { PendingWrite, Rollback, RunReport, Verdict } from './report.ts';
 import type { WaitOutcome } from '../deploy/wait.ts';
 
 export function success(result: Verdict['result']): Verdict {
@@ -41,8 +41,22 @@ export function settle(
 }
 
 /** What a cancel leaves behind when a write had not answered: it may have been applied all the same. */
-export function unansweredWrite({ request, check }: PendingWrite): string {
+function unansweredWrite({ request, check }: PendingWrite): string {
   return `${request} had no answer when the job was cancelled: it may have been applied. Check ${check} on the service before running the job again.`;
+}
+
+/**
+ * What a cancelled job leaves on the service, in a sentence for the failure line, the summary and the GitHub
+ * Deployment alike: a write that may have been applied, or a revision that keeps going; undefined when neither.
+ */
+export function afterCancel({
+  pendingWrite,
+  revisionId,
+}: Pick<RunReport, 'pendingWrite' | 'revisionId'>): string | undefined {
+  if (pendingWrite) return unansweredWrite(pendingWrite);
+  if (revisionId)
+    return `Revision ${revisionId} keeps going on the service: check it there, or run this action with command: status.`;
+  return undefined;
 }
 
 /** The note when a timed-out revision is not rolled back. */

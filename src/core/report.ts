@@ -57,8 +57,9 @@ export interface Verdict {
 }
 
 /**
- * What a run learned. Only a command writes it (the steps it calls return what they saw), as it goes, so the edge
- * can turn it into outputs and a summary also when the run fails or is cancelled half-way.
+ * What a run learned, written as it goes by the command and the steps that follow its write (follow, write), so the
+ * run can turn it into outputs and a summary also when it fails or is cancelled half-way. The wait, the active check,
+ * verify and the rollback only return what they saw.
  */
 export interface RunReport {
   /** Absent when the inputs could not be read. */

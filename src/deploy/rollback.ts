@@ -6,7 +6,7 @@ import type { FollowContext } from './follow.ts';
 import { waitForRevision } from './wait.ts';
 import { redeployIntent, writeDeployment } from './write.ts';
 
-export interface RollbackEnd extends Rollback {
+interface RollbackEnd extends Rollback {
   timedOut: boolean;
   /** Why the rollback itself failed (its redeploy or a read), when it did. */
   problem?: string;

@@ -1,6 +1,7 @@
 // Every input read and checked once, before anything is sent; each command then takes the settings it needs.
 import type { z } from 'zod';
 import type { HostContext } from '../core/host.ts';
+import { INTEGRATION_KINDS } from '../service/calls.ts';
 import { DEPLOYMENT_TYPES, REVISION_SOURCES, SOURCES } from '../service/schemas.ts';
 import { given } from '../shared/given.ts';
 import { parseResourceSpec } from './resource-spec.ts';
@@ -117,10 +118,7 @@ export async function readInputs(
     graphConfigPath: text('graph-config-path'),
     sourceTarballPath: text('source-tarball-path'),
     integrationId: one('integration-id', uuid.optional()),
-    integrationKind: one(
-      'integration-kind',
-      oneOf(['codehost', 'forge'] as const).default('codehost'),
-    ),
+    integrationKind: one('integration-kind', oneOf(INTEGRATION_KINDS).default('codehost')),
     repoUrl: one('repo-url', repoUrl.optional()),
     deploymentType: one('deployment-type', oneOf(DEPLOYMENT_TYPES).optional()),
     buildOnPush: one('build-on-push', bool.optional()),

@@ -1,4 +1,4 @@
-import { unansweredWrite } from '../core/outcome.ts';
+import { afterCancel } from '../core/outcome.ts';
 import type { Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
@@ -91,14 +91,7 @@ function heading(report: RunReport, context: SummaryContext, headlines: Headline
 
 function cancelled(report: RunReport): string[] {
   if (!report.cancelled) return [];
-  return [
-    report.pendingWrite
-      ? esc(unansweredWrite(report.pendingWrite))
-      : report.revisionId
-        ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
-        : 'The job was cancelled before a revision was triggered.',
-    '',
-  ];
+  return [esc(afterCancel(report) ?? 'The job was cancelled before a revision was triggered.'), ''];
 }
 
 function failure(report: RunReport): string[] {

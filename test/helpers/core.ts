@@ -3,6 +3,12 @@ import { parseSettings, type Settings } from '../../src/commands/index.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { readContext } from '../../src/hosts/github/context.ts';
 import { ServiceClient } from '../../src/service/client.ts';
+import {
+  type Answer,
+  type Exchange,
+  httpTransport,
+  type Transport,
+} from '../../src/service/transport.ts';
 import { Redactor } from '../../src/shared/redact.ts';
 import { Sinks } from '../../src/core/sinks.ts';
 import { systemClock } from '../../src/shared/clock.ts';
@@ -28,7 +34,27 @@ export function sinksWith(...secrets: string[]): Sinks {
   return new Sinks(redactor);
 }
 
-/** A client of the simulator with `timeoutMs` to go; dispose() it after the test. */
+/** The wire of the in-process tests: Node's HTTP, counting what is in flight (a fake clock waits for it). */
+export function countingTransport(inner: Transport = httpTransport('agent-deploy-action/test')) {
+  const transport = {
+    inFlight: 0,
+    async send(exchange: Exchange): Promise<Answer> {
+      transport.inFlight++;
+      try {
+        return await inner.send(exchange);
+      } finally {
+        transport.inFlight--;
+      }
+    },
+    dispose: () => inner.dispose(),
+  };
+  return transport;
+}
+
+/** The transport clientOf's clients share. */
+export const TEST_TRANSPORT = countingTransport();
+
+/** A client of the simulator with `timeoutMs` to go. */
 export function clientOf(
   sim: Simulator,
   log: Logger,
@@ -43,7 +69,6 @@ export function clientOf(
     {
       baseUrl: sim.url,
       apiKey: API_KEY,
-      userAgent: 'agent-deploy-action/test',
       requestTimeoutMs: options.requestTimeoutMs ?? 5000,
       excerpt: (text, max) => sinksWith(API_KEY).excerpt(text, max),
       patienceMs: options.patienceMs,
@@ -55,6 +80,7 @@ export function clientOf(
       limit: 'timeout (test)',
     },
     log,
+    TEST_TRANSPORT,
   );
 }
 

@@ -209,18 +209,6 @@ export interface RateLimit {
  */
 export type ActiveSwitch = 'immediate' | { delayMs: number } | 'never';
 
-/**
- * The simulator's time: the action's `Clock` (monotonic `now`, `sleep` with abort) plus `wall()`, the time shown in
- * answers (ms since the epoch: created_at/updated_at, the `Date` header, Retry-After dates, `RecordedRequest.at`).
- * test/helpers/fake-clock.ts's FakeClock is one; see `Simulator.parked` for its `busy`.
- */
-export interface SimulatorClock extends Clock {
-  wall(): number;
-}
-
-/** The machine's clocks: performance.now, setTimeout and Date.now. */
-const systemSimulatorClock: SimulatorClock = { ...systemClock, wall: () => Date.now() };
-
 export interface SimulatorOptions {
   port?: number;
   host?: string;
@@ -229,8 +217,8 @@ export interface SimulatorOptions {
   /** Multiplies every timeline step and the active switch's delay (not faults' windows nor delayMs). */
   timeScale?: number;
   rateLimit?: RateLimit;
-  /** Where time comes from; default `systemSimulatorClock`. */
-  clock?: SimulatorClock;
+  /** Where time comes from (test/helpers/fake-clock.ts's FakeClock, with `parked` for its `busy`); default the system's. */
+  clock?: Clock;
 }
 
 type Loc = (string | number)[];
@@ -532,7 +520,7 @@ export class Simulator {
   apiKey: string;
   tenantId?: string;
   readonly timeScale: number;
-  readonly clock: SimulatorClock;
+  readonly clock: Clock;
   readonly requests: RecordedRequest[] = [];
   timelines: TimelineStep[][] = [];
   defaultTimeline: TimelineStep[] = [...DEFAULT_TIMELINE];
@@ -592,7 +580,7 @@ export class Simulator {
     this.tenantId = opts.tenantId;
     this.timeScale = opts.timeScale ?? 1;
     this.rateLimit = opts.rateLimit;
-    this.clock = opts.clock ?? systemSimulatorClock;
+    this.clock = opts.clock ?? systemClock;
   }
 
   static async start(opts: SimulatorOptions = {}): Promise<Simulator> {

@@ -1,4 +1,5 @@
 import type { Logger } from '../../core/logger.ts';
+import { type Clock, timeLimit } from '../../shared/clock.ts';
 
 /** The part of Octokit used here (`octokit.request`), so tests can pass any object that has it. */
 export interface GitHubApi {
@@ -8,14 +9,15 @@ export interface GitHubApi {
   ): Promise<{ status: number; data: unknown }>;
 }
 
-/** How long one call may take, and the job's cancellation (absent for the calls made after a cancel). */
+/** How long one call may take on the run's clock, and the job's cancellation (absent after a cancel). */
 export interface CallLimits {
+  time: Clock;
   timeoutMs: number;
   signal?: AbortSignal;
 }
 
 /** One request that must not fail the deploy; `what` and `permission` go into the warning. */
-export interface BestEffortCall {
+interface BestEffortCall {
   what: string;
   permission: string;
   route: string;
@@ -32,8 +34,8 @@ export async function bestEffort(
   call: BestEffortCall,
   limits: CallLimits,
 ): Promise<{ status: number; data: unknown } | undefined> {
-  const timer = AbortSignal.timeout(limits.timeoutMs);
-  const signal = limits.signal ? AbortSignal.any([timer, limits.signal]) : timer;
+  const timer = timeLimit(limits.time, limits.timeoutMs);
+  const signal = limits.signal ? AbortSignal.any([timer.signal, limits.signal]) : timer.signal;
   try {
     return await api.request(call.route, { ...call.params, request: { signal } });
   } catch (error) {
@@ -44,7 +46,7 @@ export async function bestEffort(
     // Octokit gives network errors status 500 too; only an answer has a response.
     const answered = (error as { response?: unknown }).response !== undefined;
     const status = answered ? (error as { status?: unknown }).status : undefined;
-    const detail = timer.aborted
+    const detail = timer.signal.aborted
       ? `no answer within ${Math.round(limits.timeoutMs / 100) / 10} s`
       : `${answered ? `${String(status)} ` : ''}${messageOf(error)}`;
     const hint =
@@ -53,6 +55,8 @@ export async function bestEffort(
         : `it needs \`permissions: ${call.permission}\``;
     log.warning(`${call.what} failed (${detail}); ${hint}. The deploy is not affected.`);
     return undefined;
+  } finally {
+    timer.dispose();
   }
 }
 

@@ -1,3 +1,4 @@
+import { afterCancel } from '../../core/outcome.ts';
 import type { RunReport } from '../../core/report.ts';
 import type { Logger } from '../../core/logger.ts';
 import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
@@ -5,7 +6,7 @@ import type { Repo } from './context.ts';
 
 const PERMISSION = 'deployments: write';
 
-export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'inactive';
+type DeploymentState = 'in_progress' | 'success' | 'failure' | 'inactive';
 
 export interface DeploymentStatus {
   state: DeploymentState;
@@ -92,7 +93,7 @@ export function finalStatus(report: RunReport): Pick<DeploymentStatus, 'state' |
   if (report.cancelled)
     return {
       state: 'inactive',
-      description: `Job cancelled; ${revision} keeps going on the service.`,
+      description: `Job cancelled. ${afterCancel(report) ?? 'No revision was triggered.'}`,
     };
   if (report.ok) {
     switch (report.result) {

@@ -1,5 +1,8 @@
-// The action's entry on the GitHub runner: a GitHubHost, the runner's signals as the job's cancellation, the run.
+// The action's entry on the GitHub runner: a GitHubHost, the system's clock and HTTP, the runner's signals as the
+// job's cancellation, and the run.
 import { runAction, USER_AGENT } from '../../run.ts';
+import { httpTransport } from '../../service/transport.ts';
+import { systemClock } from '../../shared/clock.ts';
 import { GitHubHost } from './host.ts';
 
 /** Never rejects: the run reports every failure itself. */
@@ -10,5 +13,15 @@ export async function run(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals) => controller.abort(signal);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  await runAction({ host, signal: controller.signal, secrets: host.secrets() });
+  const transport = httpTransport(USER_AGENT);
+  try {
+    await runAction({
+      host,
+      clock: systemClock,
+      transport,
+      signal: controller.signal,
+    });
+  } finally {
+    transport.dispose();
+  }
 }

@@ -14,7 +14,7 @@ const DESCRIPTION_MAX = 140;
 // After a cancel the runner sends SIGTERM 7.5 s after SIGINT: the last calls must fit well before it.
 const CANCELLED_CALL_TIMEOUT_MS = 2_000;
 
-export interface SessionOptions {
+interface SessionOptions {
   work: GitHubWork;
   run: IntegrationRun;
   runUrl?: string;
@@ -43,6 +43,7 @@ export class GitHubSession implements Integration {
     if (!work.environment) return;
     // Within the deploy's own deadline, and stopped by a cancel.
     const limits: CallLimits = {
+      time: run.time,
       timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, run.deadline - run.time.now())),
       signal: run.signal,
     };
@@ -91,6 +92,7 @@ export class GitHubSession implements Integration {
     const { work, run, runUrl } = this.options;
     const { log } = run;
     const limits: CallLimits = {
+      time: run.time,
       timeoutMs: report.cancelled ? CANCELLED_CALL_TIMEOUT_MS : CALL_TIMEOUT_MS,
     };
     const url = this.url(report.deployment?.source_config.custom_url ?? run.customUrl);

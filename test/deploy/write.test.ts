@@ -1,14 +1,12 @@
-// Issue 18, through the bundled action: every write's outcome known, every revision reported as this run's its own.
-// Lost and late answers, concurrent jobs, an eventually consistent service, skewed clocks, proxies. Each case counts
-// the deployments and revisions the service holds afterwards and checks the outputs.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Every write's outcome known, every revision reported as this run's its own (issue 18): lost and late answers,
+// concurrent jobs, an eventually consistent service, a skewed clock, the whole action in-process on a fake clock.
+// Each case counts the deployments and revisions the service holds afterwards and checks the outputs.
 import { describe, expect, it } from 'vitest';
-import { runAction } from './helpers/action.ts';
-import { API_KEY, baseInputs, codehostInputs, useSimulator } from './helpers/setup.ts';
-import { type Fault, Simulator } from './simulator/server.ts';
+import { runInProcess, useWorld } from '../helpers/run.ts';
+import { baseInputs, codehostInputs } from '../helpers/setup.ts';
+import type { Fault } from '../simulator/server.ts';
 
-const ctx = useSimulator();
+const ctx = useWorld();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
   codehostInputs(ctx.sim, name, { timeout: '10s', ...extra });
 /** The first page of each name lookup (a lookup may read more pages). */
@@ -26,7 +24,7 @@ describe('clocks', () => {
     sim.dateSkewMs = 3_600_000;
     sim.fault({ method: 'GET', path: '/v2/deployments', status: 503, retryAfterDateMs: 1000 });
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({ result: 'deployed', 'revision-created': 'true' });
@@ -34,85 +32,6 @@ describe('clocks', () => {
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
     expect(sim.deploymentsNamed('my-agent')).toHaveLength(1);
     expect(newRevisions(dep.id)).toBe(1);
-  });
-});
-
-describe('the way to the service', () => {
-  it('reaches a service at an IPv6 literal, http://[::1]:PORT', async () => {
-    const sim6 = await Simulator.start({ apiKey: API_KEY, host: '::1' });
-    try {
-      const dep = sim6.addDeployment({ name: 'my-agent' });
-      expect(sim6.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
-
-      const run = await runAction({ inputs: codehostInputs(sim6, 'my-agent') });
-
-      expect(run.errors).toEqual([]);
-      expect(run.outputs).toMatchObject({ result: 'deployed', 'deployment-id': dep.id });
-      expect(sim6.requestsTo('PATCH')).toHaveLength(1);
-      expect(sim6.revisions(dep.id)).toHaveLength(2);
-    } finally {
-      await sim6.close();
-    }
-  });
-
-  /** A proxy that answers every CONNECT with 407; `connects` counts them. */
-  const authProxy = async () => {
-    const connects: string[] = [];
-    const server = createServer();
-    server.on('connect', (req, socket) => {
-      connects.push(req.url ?? '');
-      socket.end(
-        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n',
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      connects,
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    };
-  };
-
-  it("names a proxy's 407 as the proxy's, once, and writes nothing", async () => {
-    const proxy = await authProxy();
-    try {
-      const run = await runAction({
-        inputs: codehost('my-agent', { 'base-url': 'https://deploy.example.test' }),
-        env: { HTTPS_PROXY: proxy.url },
-      });
-
-      expect(run.code).toBe(1);
-      expect(run.outputs.result).toBe('failed');
-      expect(proxy.connects).toEqual(['deploy.example.test:443']);
-      expect(run.errors).toHaveLength(1);
-      expect(run.errors[0]).toContain(
-        `the proxy ${proxy.url.slice('http://'.length)} (HTTPS_PROXY) answered 407 Proxy Authentication Required`,
-      );
-      expect(run.errors[0]).toContain('never reached the service');
-      expect(run.stdout).not.toContain('ECONNRESET');
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it('names a proxy that is not there as the proxy, and does not retry it as a reset', async () => {
-    const proxy = await authProxy();
-    await proxy.close();
-
-    const run = await runAction({
-      inputs: codehost('my-agent', { 'base-url': 'https://deploy.example.test' }),
-      env: { HTTPS_PROXY: proxy.url },
-    });
-
-    expect(run.code).toBe(1);
-    expect(run.outputs.result).toBe('failed');
-    expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toContain(
-      `the proxy ${proxy.url.slice('http://'.length)} (HTTPS_PROXY) could not be reached`,
-    );
-    expect(run.errors[0]).toContain('ECONNREFUSED');
-    expect(run.stdout).not.toContain('retrying until');
   });
 });
 
@@ -125,7 +44,7 @@ describe('listings', () => {
     sim.duplicateNames = true;
 
     // All a create needs is given: a lookup that missed the deployment would make a second one.
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: codehost('my-agent', { 'repo-url': dep.source_config.repo_url! }),
     });
 
@@ -151,7 +70,7 @@ describe('the wait', () => {
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.revisionVisibleAfterMs = 2000;
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({
@@ -180,7 +99,7 @@ describe('the wait', () => {
     });
     sim.fault({ method: 'GET', path: /\/revisions\//, status: 200, body: {} });
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({ result: 'deployed', 'revision-status': 'DEPLOYED' });
@@ -195,7 +114,7 @@ describe('the wait', () => {
     sim.timelines.push([{ status: 'BUILDING' }]);
     sim.fault({ method: 'GET', path: /\/revisions\//, status: 200, body: {}, times: 3 });
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
 
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({
@@ -220,9 +139,8 @@ describe('the wait', () => {
       forMs: 60_000,
     });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: codehost('my-agent', { timeout: '2s' }),
-      env: { AGENT_DEPLOY_PATIENCE_MS: '1000' },
     });
 
     expect(run.code).toBe(1);
@@ -244,7 +162,7 @@ describe('one repo-url rule', () => {
     const dep = sim.addDeployment({ name: 'my-agent' });
     const repoUrl = `${dep.source_config.repo_url!.toUpperCase().replace('HTTPS', 'https')}.git/`;
 
-    const run = await runAction({ inputs: codehost('my-agent', { 'repo-url': repoUrl }) });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent', { 'repo-url': repoUrl }) });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({ result: 'deployed', 'deployment-id': dep.id });
@@ -270,9 +188,9 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
       const dep = sim.addDeployment({ name: 'my-agent' });
       sim.fault({ method: 'PATCH', afterEffect: true, ...fault });
 
-      const run = await runAction({
-        inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
-        env: { AGENT_DEPLOY_REQUEST_TIMEOUT_MS: '1000' },
+      // Room for the request's own 30 s limit before the deadline.
+      const run = await runInProcess(ctx, {
+        inputs: codehost('my-agent', { 'repo-ref': 'feature', timeout: '2m' }),
       });
 
       expect(run.errors).toEqual([]);
@@ -296,7 +214,7 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.fault({ method: 'PATCH', status: 502, rawBody: PROXY_PAGE });
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({ result: 'deployed', 'revision-created': 'true' });
@@ -312,7 +230,7 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.fault({ method: 'PATCH', status: 502, rawBody: PROXY_PAGE, times: 10 });
 
-    const run = await runAction({ inputs: codehost('my-agent') });
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
 
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ result: 'failed', 'revision-created': 'false' });
@@ -337,9 +255,8 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
       forMs: 60_000,
     });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: codehost('my-agent'),
-      env: { AGENT_DEPLOY_PATIENCE_MS: '1000' },
     });
 
     expect(run.code).toBe(1);
@@ -361,7 +278,7 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
     sim.addRevision(dep.id, [{ status: 'DEPLOYED' }]);
     sim.fault({ method: 'POST', path: /\/redeploy$/, afterEffect: true, reset: true });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: baseInputs(sim, { command: 'redeploy', name: 'my-agent', 'revision-id': r0 }),
     });
 
@@ -393,7 +310,7 @@ describe('a create is never sent again on a guess', () => {
       afterEffect: true,
     });
 
-    const run = await runAction({ inputs: create() });
+    const run = await runInProcess(ctx, { inputs: create() });
 
     expect(run.errors).toEqual([]);
     const made = sim.deploymentsNamed('new-agent');
@@ -424,7 +341,7 @@ describe('a create is never sent again on a guess', () => {
     };
 
     try {
-      const run = await runAction({ inputs: create({ 'repo-ref': 'feature' }) });
+      const run = await runInProcess(ctx, { inputs: create({ 'repo-ref': 'feature' }) });
 
       expect(run.errors).toEqual([]);
       const made = sim.deploymentsNamed('new-agent');
@@ -454,7 +371,7 @@ describe('a create is never sent again on a guess', () => {
       headers: { 'retry-after': '1' },
     });
 
-    const run = await runAction({ inputs: create() });
+    const run = await runInProcess(ctx, { inputs: create() });
 
     expect(run.errors).toEqual([]);
     const made = sim.deploymentsNamed('new-agent');
@@ -462,7 +379,11 @@ describe('a create is never sent again on a guess', () => {
     expect(run.outputs).toMatchObject({ result: 'deployed', created: 'true' });
     const [first, second] = sim.requestsTo('POST', '/v2/deployments');
     expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(2);
-    expect(lookups().filter((r) => r.at > first!.at && r.at < second!.at)).toHaveLength(1);
+    // In order of arrival: on the fake clock the lookup comes at the very time of the refused create.
+    const order = (r: (typeof sim.requests)[number]) => sim.requests.indexOf(r);
+    expect(
+      lookups().filter((r) => order(r) > order(first!) && order(r) < order(second!)),
+    ).toHaveLength(1);
   });
 });
 
@@ -473,7 +394,9 @@ describe('a write answered by another change', () => {
     const old = dep.latest_revision_id;
     sim.fault({ method: 'PATCH', stale: true });
 
-    const run = await runAction({ inputs: codehost('my-agent', { 'repo-ref': 'feature' }) });
+    const run = await runInProcess(ctx, {
+      inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
+    });
 
     expect(run.errors).toEqual([]);
     const ours = sim.deployment(dep.id)!.latest_revision_id!;
@@ -497,7 +420,9 @@ describe('a write answered by another change', () => {
       concurrent: { when: 'before', source_revision_config: { repo_ref: 'other-branch' } },
     });
 
-    const run = await runAction({ inputs: codehost('my-agent', { 'repo-ref': 'feature' }) });
+    const run = await runInProcess(ctx, {
+      inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
+    });
 
     expect(run.errors).toEqual([]);
     const revisions = sim.revisions(dep.id);
@@ -526,7 +451,9 @@ describe('a write answered by another change', () => {
       concurrent: { when: 'after', source_revision_config: { repo_ref: 'other-branch' } },
     });
 
-    const run = await runAction({ inputs: codehost('my-agent', { 'repo-ref': 'feature' }) });
+    const run = await runInProcess(ctx, {
+      inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
+    });
 
     expect(run.code).toBe(1);
     const [ours, theirs] = sim.revisions(dep.id).slice(1);
@@ -558,7 +485,10 @@ describe('newer and older revisions by created_at', () => {
     };
 
     try {
-      const run = await runAction({ inputs: codehost('my-agent', { 'repo-ref': 'feature' }) });
+      // Room for the request's own 30 s limit before the deadline.
+      const run = await runInProcess(ctx, {
+        inputs: codehost('my-agent', { 'repo-ref': 'feature', timeout: '2m' }),
+      });
 
       expect(run.code).toBe(1);
       const ours = run.outputs['revision-id']!;
@@ -588,17 +518,9 @@ describe('cancellation with a write in flight', () => {
     // Applied, then the answer is lost 500 ms later, within the grace a write gets after a cancel.
     sim.fault({ method: 'PATCH', afterEffect: true, delayMs: 500, reset: true });
 
-    const run = await runAction({
-      inputs: codehost('my-agent'),
-      onSpawn: (child) => {
-        const watch = setInterval(() => {
-          if (sim.requestsTo('PATCH').length === 0) return;
-          clearInterval(watch);
-          child.kill('SIGINT');
-        }, 5);
-        child.on('close', () => clearInterval(watch));
-      },
-    });
+    // The PATCH goes at once (time stands still while the lookup is on the wire) and is held 500 ms: the job is
+    // cancelled while it waits.
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent'), cancelAfterMs: 100 });
 
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ result: 'failed', 'deployment-id': dep.id });
