@@ -13,7 +13,7 @@ export interface HostContext {
   /** The event that started the run, as the CI names it ("push", "pull_request"). */
   event?: string;
   /** The pull (or merge) request the run is about, on such events. */
-  change?: { number: number };
+  change?: Change;
   /**
    * Set (to the event's name, for messages) when the run holds secrets but its change's head is its author's
    * code (GitHub's pull_request_target): then there is no default ref, and repo-ref must be given.
@@ -23,6 +23,15 @@ export interface HostContext {
   workspace: string;
   /** A link to this CI run, for the comment. */
   runUrl?: string;
+}
+
+/** A pull or merge request, as far as the CI tells. Its head's names are its author's: data, never trusted. */
+export interface Change {
+  number: number;
+  /** The head branch. */
+  headRef?: string;
+  /** True when the head is in another repository than the base (a fork). */
+  fromFork?: boolean;
 }
 
 /** A CI feature beside the deploy (a GitHub Deployment, a pull request comment): best effort, never its failure. */

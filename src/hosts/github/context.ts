@@ -49,13 +49,26 @@ export function readContext(
     try {
       const payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as {
         number?: unknown;
-        pull_request?: { number?: unknown; head?: { sha?: unknown } };
+        pull_request?: {
+          number?: unknown;
+          head?: { sha?: unknown; ref?: unknown; repo?: { full_name?: unknown } | null };
+          base?: { repo?: { full_name?: unknown } };
+        };
       };
       const pr = payload.pull_request;
       const number = pr?.number ?? payload.number;
       if (typeof number === 'number') {
         github.pullRequest = number;
-        host.change = { number };
+        const head = pr?.head?.repo?.full_name;
+        const base = pr?.base?.repo?.full_name;
+        host.change = {
+          number,
+          headRef: typeof pr?.head?.ref === 'string' ? pr.head.ref : env.GITHUB_HEAD_REF,
+          // A deleted fork leaves head.repo null: not this repository either way.
+          fromFork:
+            typeof base === 'string' &&
+            (pr?.head?.repo === null || (typeof head === 'string' && head !== base)),
+        };
       }
       if (typeof pr?.head?.sha === 'string') github.sha = pr.head.sha;
     } catch {
