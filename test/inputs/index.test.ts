@@ -1,6 +1,8 @@
+// The inputs read into each command's settings: the contract's defaults, the forms each value takes, the runner's
+// context as the defaults' source, and one line naming the input for a value it refuses.
 import { describe, expect, it } from 'vitest';
-import { type DeploySettings, InputError, parseSecrets } from '../src/inputs/index.ts';
-import { settingsOf } from './helpers/core.ts';
+import { type DeploySettings, InputError } from '../../src/inputs/index.ts';
+import { settingsOf } from '../helpers/core.ts';
 
 const BASE: Record<string, string> = {
   'base-url': 'https://api.example.com/',
@@ -11,27 +13,6 @@ const all = (inputs: Record<string, string>) => ({ ...BASE, ...inputs });
 /** The settings of a deploy (the default command). */
 const parse = async (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
   (await settingsOf(all(inputs), env)) as DeploySettings;
-
-describe('parseSecrets', () => {
-  it('reads NAME=value lines: = inside values, comments, blank lines and CRLF', () => {
-    expect(parseSecrets('A=x=y==\r\n# B=skipped\r\n\r\n  C = spaced value \r\nD=')).toEqual([
-      { name: 'A', value: 'x=y==' },
-      { name: 'C', value: 'spaced value' },
-      { name: 'D', value: '' },
-    ]);
-  });
-
-  it('reads a JSON object over several lines, values of several lines included', () => {
-    expect(parseSecrets('{\n  "A": "line 1\\nline 2",\n  "B": "b"\n}')).toEqual([
-      { name: 'A', value: 'line 1\nline 2' },
-      { name: 'B', value: 'b' },
-    ]);
-  });
-
-  it('is absent when the input is not given, so nothing is sent', () => {
-    expect(parseSecrets(undefined)).toBeUndefined();
-  });
-});
 
 describe('parseInputs', () => {
   it('applies the contract defaults', async () => {

@@ -1,17 +1,53 @@
-// Issue 11: the usual mistakes of a new user end in a message that points at the fix, a result and a summary.
+// Whole runs as a user reads them: a result and a summary on every run, and the usual mistakes of a new user (issue
+// 11) ending in one message that points at the fix.
 import { describe, expect, it } from 'vitest';
-import { runAction } from './helpers/action.ts';
-import { baseInputs, codehostInputs, useSimulator } from './helpers/setup.ts';
+import { runInProcess, useWorld } from '../helpers/run.ts';
+import { baseInputs, codehostInputs } from '../helpers/setup.ts';
 
-const ctx = useSimulator();
+const world = useWorld();
+const codehost = (name: string, extra: Record<string, string> = {}) =>
+  codehostInputs(world.sim, name, extra);
+
+describe('the summary', () => {
+  it('writes a readable summary: result, ids, ref, commit and the status timeline', async () => {
+    const { sim } = world;
+    const target = sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([
+      { status: 'QUEUED', ms: 400 },
+      { status: 'BUILDING', ms: 1000 },
+      { status: 'DEPLOYING', ms: 1000 },
+      { status: 'DEPLOYED' },
+    ]);
+
+    const run = await runInProcess(world, { inputs: codehost('my-agent') });
+
+    expect(run.code).toBe(0);
+    const s = run.summary;
+    expect(s).toContain('### ✅ Deployed: my-agent');
+    expect(s).toContain(`| Deployment | my-agent (\`${target.id}\`) |`);
+    expect(s).toContain(`| Revision | \`${run.outputs['revision-id']}\` (new) |`);
+    expect(s).toContain('| Ref | `main` |');
+    expect(s).toContain(`| Commit | \`${run.outputs['commit-sha']}\` |`);
+    // Reads 0.25 s, 0.75 s, 1.75 s and 2.75 s after the PATCH (gaps growing to poll-interval), on the fake clock.
+    expect(s).toContain(
+      [
+        '| `QUEUED` | +0.0 s | 0.8 s |',
+        '| `BUILDING` | +0.8 s | 1.0 s |',
+        '| `DEPLOYING` | +1.8 s | 1.0 s |',
+        '| `DEPLOYED` | +2.8 s | — |',
+      ].join('\n'),
+    );
+    expect(s).toContain('| Waited | 2.8 s |');
+  });
+});
 
 describe('errors that point at the cause', () => {
   it('a base-url with a path of its own names base-url and the full URL requested; nothing is written', async () => {
-    const { sim } = ctx;
+    const { sim } = world;
     sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
-      inputs: codehostInputs(sim, 'my-agent', { 'base-url': `${sim.url}/api` }),
+    const run = await runInProcess(world, {
+      inputs: codehost('my-agent', { 'base-url': `${sim.url}/api` }),
     });
 
     expect(run.code).toBe(1);
@@ -24,7 +60,7 @@ describe('errors that point at the cause', () => {
   });
 
   it("reduces a proxy's HTML error page to its content type and title", async () => {
-    const { sim } = ctx;
+    const { sim } = world;
     sim.fault({
       method: 'GET',
       status: 404,
@@ -32,7 +68,7 @@ describe('errors that point at the cause', () => {
       rawBody: `<!DOCTYPE html><html><head><title>404 Not Found</title><style>${'b{}'.repeat(500)}</style></head><body><h1>nginx</h1></body></html>`,
     });
 
-    const run = await runAction({ inputs: codehostInputs(sim, 'my-agent') });
+    const run = await runInProcess(world, { inputs: codehost('my-agent') });
 
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toContain(
@@ -43,43 +79,27 @@ describe('errors that point at the cause', () => {
     expect(run.errors[0]!.length).toBeLessThan(400);
   });
 
-  it('an id that does not exist is named by its input', async () => {
-    const { sim } = ctx;
-    const dep = sim.addDeployment({ name: 'my-agent' });
-    const missing = '33333333-3333-4333-8333-333333333333';
-
-    const run = await runAction({
-      inputs: baseInputs(sim, {
-        command: 'redeploy',
-        'deployment-id': dep.id,
-        'revision-id': missing,
-      }),
-    });
-
-    expect(run.errors[0]).toContain(
-      `Check revision-id: ${missing} is not a revision of deployment ${dep.id}.`,
-    );
-  });
-
   it('a timeout given in seconds is named with its value', async () => {
-    const { sim } = ctx;
+    const { sim } = world;
     sim.addDeployment({ name: 'my-agent' });
     sim.timelines.push([{ status: 'BUILDING' }]);
 
-    const run = await runAction({ inputs: codehostInputs(sim, 'my-agent', { timeout: '3' }) });
+    const run = await runInProcess(world, { inputs: codehost('my-agent', { timeout: '3' }) });
 
     expect(run.outputs.result).toBe('timed-out');
     expect(run.errors[0]).toContain('was still BUILDING when timeout 3s ran out');
+    expect(run.ms).toBe(3000);
   });
 
   it('a source mismatch caused by image-uri names image-uri', async () => {
-    const { sim } = ctx;
+    const { sim } = world;
     sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
+    const run = await runInProcess(world, {
       inputs: baseInputs(sim, { name: 'my-agent', 'image-uri': 'registry.example/agent:1' }),
     });
 
+    expect(run.code).toBe(1);
     expect(run.errors[0]).toContain(
       "has source 'codehost', but image-uri implies source 'external_docker'",
     );
@@ -90,10 +110,8 @@ describe('errors that point at the cause', () => {
 
 describe('a result and a summary on every run', () => {
   it('a 401 gives result=failed and a summary that says what to check', async () => {
-    const { sim } = ctx;
-
-    const run = await runAction({
-      inputs: codehostInputs(sim, 'my-agent', { 'api-key': 'wrong-key' }),
+    const run = await runInProcess(world, {
+      inputs: codehost('my-agent', { 'api-key': 'wrong-key' }),
     });
 
     expect(run.code).toBe(1);
@@ -104,31 +122,12 @@ describe('a result and a summary on every run', () => {
   });
 
   it('an invalid input gives result=failed and a summary naming the input and the accepted form', async () => {
-    const { sim } = ctx;
-
-    const run = await runAction({ inputs: codehostInputs(sim, 'my-agent', { wait: 'yes' }) });
+    const run = await runInProcess(world, { inputs: codehost('my-agent', { wait: 'yes' }) });
 
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
     expect(run.summary).toContain('Input \'wait\': "yes" is not a boolean; use true or false.');
     expect(run.summary).toContain('Failed in: inputs');
-    expect(sim.requests).toEqual([]);
-  });
-});
-
-describe('command: status', () => {
-  it('reads as a status report and never calls the latest revision "previous"', async () => {
-    const { sim } = ctx;
-    const dep = sim.addDeployment({ name: 'my-agent' });
-
-    const run = await runAction({
-      inputs: baseInputs(sim, { command: 'status', name: 'my-agent' }),
-    });
-
-    expect(run.code).toBe(0);
-    expect(run.summary).toContain('### 📋 Status: live: my-agent');
-    expect(run.summary).toContain(`| Latest revision | \`${dep.latest_revision_id}\` |`);
-    expect(run.summary).toContain(`| Active revision | \`${dep.active_revision_id}\` |`);
-    expect(run.summary).not.toMatch(/previous|Deployed:/i);
+    expect(world.sim.requests).toEqual([]);
   });
 });
