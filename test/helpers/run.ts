@@ -39,6 +39,17 @@ export function useWorld(): World {
   return world;
 }
 
+/**
+ * Waits until no request of the run is still going: a request the run gave up on (cancelled, or cut at its
+ * limit) is over for the client at once, but the simulator learns it only when the socket's close reaches it, and
+ * until then counts it in `parked`. A next run starting meanwhile would see time move with its own requests on the
+ * wire (busy is inFlight > parked).
+ */
+async function quiet(world: World): Promise<void> {
+  for (let i = 0; i < 1000 && (world.sim.parked > 0 || world.transport.inFlight > 0); i++)
+    await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 export interface InProcessOptions {
   inputs: Record<string, string>;
   /** Runner variables, over those of a push to main of acme/agent. */
@@ -129,6 +140,7 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
   } finally {
     done.abort();
     rmSync(dir, { recursive: true, force: true });
+    await quiet(world);
   }
 }
 
