@@ -1,12 +1,14 @@
-// A job cancelled on the runner: the runner's SIGINT to the bundled action while it polls and while a write is in
-// flight. Each case stops, writes what it knows and says the revision keeps going; the exact instants are
-// test/core/cancel.test.ts's, in-process on a fake clock.
+// A job cancelled on the runner: the runner's SIGINT to the bundled action while it polls, while a write is in
+// flight, and while it checks verify-url. Each case stops, writes what it knows and says the revision keeps going;
+// the exact instants are test/core/cancel.test.ts's and test/deploy/verify.test.ts's, in-process on a fake clock.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runAction } from '../../helpers/action.ts';
+import { useAgent } from '../../helpers/agent.ts';
 import { codehostInputs, useSimulator } from '../../helpers/setup.ts';
 
 const ctx = useSimulator();
+const agentCtx = useAgent();
 
 /** Sends the child SIGINT as soon as `ready()` is not 0; `sent` tells whether it was, `seen` what `ready` said then. */
 function interruptWhen(ready: () => number) {
@@ -72,5 +74,30 @@ describe('on SIGINT', () => {
     });
     expect(run.summary).toContain(`Revision ${revisionId} keeps going on the service`);
     expect(sim.requestsTo('GET', /\/revisions\//)).toEqual([]);
+  });
+
+  it('stops checking verify-url, like the wait, and says the revision keeps going', async () => {
+    const { sim } = ctx;
+    const { agent } = agentCtx;
+    sim.addDeployment({ name: 'my-agent' });
+    agent.script = [{ status: 503 }];
+    const { signal, onSpawn } = interruptWhen(() => agent.requests.length);
+
+    const run = await runAction({
+      inputs: codehostInputs(sim, 'my-agent', {
+        'verify-url': `${agent.url}/ok`,
+        'verify-timeout': '1m',
+      }),
+      onSpawn,
+    });
+
+    expect(signal.sent).toBe(true);
+    expect(run.code).toBe(1);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain('The job was cancelled.');
+    expect(run.errors[0]).toContain(
+      `Revision ${run.outputs['revision-id']!} keeps going on the service`,
+    );
+    // Ignored, the signal would leave the check going for its minute, past this test's limit.
   });
 });
