@@ -144,6 +144,19 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
   }
 }
 
+/** Everything a run shows a person: its log (without the mask commands), summary, outputs and failure line. */
+export function visibleText(run: InProcessRun): Record<string, string> {
+  return {
+    stdout: run.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n'),
+    summary: run.summary,
+    outputs: JSON.stringify(run.outputs),
+    errors: run.errors.join('\n'),
+  };
+}
+
 /** The runner's escaping of a command's data (@actions/core's escapeData). */
 function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
