@@ -121,12 +121,7 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
       transport: world.transport,
       signal: cancel.signal,
     });
-    const stdout = [
-      ...host.masked.map((value) => `::add-mask::${value}`),
-      ...host.lines.map(({ level, text }) =>
-        level === 'info' ? text : `::${level}::${escapeData(text)}`,
-      ),
-    ].join('\n');
+    const stdout = runnerLog(host).join('\n');
     return {
       code: host.failure === undefined ? 0 : 1,
       outputs: host.outputs,
@@ -155,6 +150,22 @@ export function visibleText(run: InProcessRun): Record<string, string> {
     outputs: JSON.stringify(run.outputs),
     errors: run.errors.join('\n'),
   };
+}
+
+/** The host's log as the runner prints it: each mask command where it was asked for, among the lines. */
+function runnerLog(host: MemoryHost): string[] {
+  const log: string[] = [];
+  let m = 0;
+  const masksUpTo = (line: number) => {
+    for (; m < host.masked.length && host.maskedAt[m]! <= line; m++)
+      log.push(`::add-mask::${escapeData(host.masked[m]!)}`);
+  };
+  host.lines.forEach(({ level, text }, i) => {
+    masksUpTo(i);
+    log.push(level === 'info' ? text : `::${level}::${escapeData(text)}`);
+  });
+  masksUpTo(Infinity);
+  return log;
 }
 
 /** The runner's escaping of a command's data (@actions/core's escapeData). */
