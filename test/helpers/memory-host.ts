@@ -14,6 +14,8 @@ export class MemoryHost implements Host {
   readonly lines: { level: Level; text: string }[] = [];
   readonly outputs: Record<string, string> = {};
   readonly masked: string[] = [];
+  /** For each masked value, how many lines had been said before it: where the runner's log shows its mask command. */
+  readonly maskedAt: number[] = [];
   summaryText = '';
   failure?: string;
   readonly log = {
@@ -42,6 +44,7 @@ export class MemoryHost implements Host {
 
   mask(value: string): void {
     this.masked.push(value);
+    this.maskedAt.push(this.lines.length);
   }
 
   setOutput(name: string, value: string): void {

@@ -39,6 +39,17 @@ export function useWorld(): World {
   return world;
 }
 
+/**
+ * Waits until no request of the run is still going: a request the run gave up on (cancelled, or cut at its
+ * limit) is over for the client at once, but the simulator learns it only when the socket's close reaches it, and
+ * until then counts it in `parked`. A next run starting meanwhile would see time move with its own requests on the
+ * wire (busy is inFlight > parked).
+ */
+async function quiet(world: World): Promise<void> {
+  for (let i = 0; i < 1000 && (world.sim.parked > 0 || world.transport.inFlight > 0); i++)
+    await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 export interface InProcessOptions {
   inputs: Record<string, string>;
   /** Runner variables, over those of a push to main of acme/agent. */
@@ -110,12 +121,7 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
       transport: world.transport,
       signal: cancel.signal,
     });
-    const stdout = [
-      ...host.masked.map((value) => `::add-mask::${value}`),
-      ...host.lines.map(({ level, text }) =>
-        level === 'info' ? text : `::${level}::${escapeData(text)}`,
-      ),
-    ].join('\n');
+    const stdout = runnerLog(host).join('\n');
     return {
       code: host.failure === undefined ? 0 : 1,
       outputs: host.outputs,
@@ -129,7 +135,37 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
   } finally {
     done.abort();
     rmSync(dir, { recursive: true, force: true });
+    await quiet(world);
   }
+}
+
+/** Everything a run shows a person: its log (without the mask commands), summary, outputs and failure line. */
+export function visibleText(run: InProcessRun): Record<string, string> {
+  return {
+    stdout: run.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n'),
+    summary: run.summary,
+    outputs: JSON.stringify(run.outputs),
+    errors: run.errors.join('\n'),
+  };
+}
+
+/** The host's log as the runner prints it: each mask command where it was asked for, among the lines. */
+function runnerLog(host: MemoryHost): string[] {
+  const log: string[] = [];
+  let m = 0;
+  const masksUpTo = (line: number) => {
+    for (; m < host.masked.length && host.maskedAt[m]! <= line; m++)
+      log.push(`::add-mask::${escapeData(host.masked[m]!)}`);
+  };
+  host.lines.forEach(({ level, text }, i) => {
+    masksUpTo(i);
+    log.push(level === 'info' ? text : `::${level}::${escapeData(text)}`);
+  });
+  masksUpTo(Infinity);
+  return log;
 }
 
 /** The runner's escaping of a command's data (@actions/core's escapeData). */

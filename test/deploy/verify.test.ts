@@ -1,18 +1,24 @@
-// Issue 10: deployed means serving. The deployment must make the new revision its active one, and with
-// verify-url the agent must answer 2xx, or the step fails.
+// Deployed means serving (issue 10): the deployment must make the new revision its active one, and with verify-url
+// the agent must answer 2xx, or the step fails. The whole action in-process on a fake clock, with the fake agent's
+// requests timed on it, so every gap of the check is exact.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAction } from './helpers/action.ts';
-import { useAgent } from './helpers/agent.ts';
-import { API_KEY, codehostInputs, useSimulator } from './helpers/setup.ts';
+import { useAgent } from '../helpers/agent.ts';
+import { runInProcess, useWorld } from '../helpers/run.ts';
+import { API_KEY, codehostInputs } from '../helpers/setup.ts';
 
-const ctx = useSimulator();
-const agentCtx = useAgent();
+const ctx = useWorld();
+const agentCtx = useAgent(() => ctx.clock.wall());
 afterEach(() => {
   ctx.sim.onRevisionStatus = undefined;
 });
 
 const inputs = (extra: Record<string, string> = {}) =>
   codehostInputs(ctx.sim, 'my-agent', { 'github-token': 'ghs_not_for_the_agent', ...extra });
+/** When the agent was asked, in ms after the first time. */
+const agentTimes = () => {
+  const { requests } = agentCtx.agent;
+  return requests.map((r) => r.at - requests[0]!.at);
+};
 
 describe('the new revision must be the active one', () => {
   it('passes when the service switches a moment after DEPLOYED', async () => {
@@ -20,7 +26,7 @@ describe('the new revision must be the active one', () => {
     sim.addDeployment({ name: 'my-agent' });
     sim.activeSwitch = { delayMs: 1500 };
 
-    const run = await runAction({ inputs: inputs() });
+    const run = await runInProcess(ctx, { inputs: inputs() });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs.result).toBe('deployed');
@@ -34,7 +40,7 @@ describe('the new revision must be the active one', () => {
     const older = dep.active_revision_id!;
     sim.activeSwitch = 'never';
 
-    const run = await runAction({ inputs: inputs({ 'poll-interval': '1s' }) });
+    const run = await runInProcess(ctx, { inputs: inputs({ 'poll-interval': '1s' }) });
 
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ result: 'failed', 'revision-status': 'DEPLOYED' });
@@ -59,7 +65,7 @@ describe('the new revision must be the active one', () => {
       newer = sim.addRevision(dep.id, [{ status: 'DEPLOYED' }]).id;
     };
 
-    const run = await runAction({ inputs: inputs() });
+    const run = await runInProcess(ctx, { inputs: inputs() });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs.result).toBe('deployed');
@@ -71,19 +77,19 @@ describe('the new revision must be the active one', () => {
 });
 
 describe('verify-url', () => {
-  it('passes once the agent answers 2xx: 503 three times, then 200', async () => {
+  it('passes once the agent answers 2xx: 503 three times, then 200, after gaps of 1, 2 and 4 s', async () => {
     const { sim } = ctx;
     const { agent } = agentCtx;
     sim.addDeployment({ name: 'my-agent' });
     agent.script = [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 200 }];
 
-    const run = await runAction({ inputs: inputs({ 'verify-url': `${agent.url}/ok` }) });
+    const run = await runInProcess(ctx, { inputs: inputs({ 'verify-url': `${agent.url}/ok` }) });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
-    expect(agent.requests.length).toBeGreaterThanOrEqual(4);
-    expect(run.summary).toMatch(
-      /\| Verified \| ✅ <http:\/\/127\.0\.0\.1:\d+\/ok> answered 2xx after [\d.]+ s \(4 attempts\)/,
+    expect(agentTimes()).toEqual([0, 1000, 3000, 7000]);
+    expect(run.summary).toContain(
+      `| Verified | ✅ <${agent.url}/ok> answered 2xx after 7.0 s (4 attempts) |`,
     );
   });
 
@@ -92,7 +98,7 @@ describe('verify-url', () => {
     const { agent } = agentCtx;
     sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs({ 'verify-url': `${agent.url}/ok`, 'tenant-id': sim.tenantId ?? '' }),
     });
 
@@ -113,7 +119,7 @@ describe('verify-url', () => {
     sim.addDeployment({ name: 'my-agent' });
     agent.script = [{ status: 500, body: 'database not ready' }];
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs({ 'verify-url': `${agent.url}/ok`, 'verify-timeout': '4s' }),
     });
 
@@ -122,10 +128,9 @@ describe('verify-url', () => {
     expect(run.errors[0]).toContain('did not answer 2xx within verify-timeout 4s');
     // The agent's words are never shown (they may echo what it was given): the status and the length only.
     expect(run.errors[0]).toContain('last: HTTP 500 (body: 18 bytes)');
-    const first = agent.requests[0]!.at;
-    const last = agent.requests.at(-1)!.at;
-    // Within the 4 s, plus at most one attempt's own limit.
-    expect(last - first).toBeLessThan(4000 + 1000);
+    expect(`${run.stdout}${run.summary}`).not.toContain('database not ready');
+    // Gaps of 1 and 2 s; the next, 4 s, would end past the 4 s.
+    expect(agentTimes()).toEqual([0, 1000, 3000]);
     expect(sim.requestsTo('POST', /\/redeploy$/)).toHaveLength(0);
   });
 
@@ -136,7 +141,7 @@ describe('verify-url', () => {
     const previous = dep.active_revision_id!;
     agent.script = [{ status: 500 }];
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs({
         'verify-url': `${agent.url}/ok`,
         'verify-timeout': '3s',
@@ -159,13 +164,14 @@ describe('verify-url', () => {
     sim.addDeployment({ name: 'my-agent' });
     agent.script = [{ status: 302, headers: { location: 'https://login.example/sso' } }];
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs({ 'verify-url': `${agent.url}/ok`, 'verify-timeout': '2s' }),
     });
 
     expect(run.outputs.result).toBe('unhealthy');
     expect(run.errors[0]).toContain('HTTP 302, a redirect, not followed (body: 0 bytes)');
     expect(`${run.stdout}${run.summary}`).not.toContain('login.example');
+    expect(agent.requests.length).toBeGreaterThan(0);
     expect(agent.requests.every((r) => r.path === '/ok')).toBe(true);
   });
 
@@ -174,19 +180,19 @@ describe('verify-url', () => {
     const { agent } = agentCtx;
     sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs({ 'custom-url': agent.url, 'verify-url': '/health' }),
     });
 
     expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
-    expect(agent.requests.map((r) => r.path)).toContain('/health');
+    expect(agent.requests.map((r) => r.path)).toEqual(['/health']);
   });
 
   it('refuses a path without a custom_url before any write', async () => {
     const { sim } = ctx;
     sim.addDeployment({ name: 'my-agent', source_config: { custom_url: null } });
 
-    const run = await runAction({ inputs: inputs({ 'verify-url': '/health' }) });
+    const run = await runInProcess(ctx, { inputs: inputs({ 'verify-url': '/health' }) });
 
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
@@ -201,7 +207,7 @@ describe('verify-url', () => {
     const { agent } = agentCtx;
     sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs({ 'dry-run': 'true', 'custom-url': agent.url, 'verify-url': '/health' }),
     });
 
@@ -213,28 +219,29 @@ describe('verify-url', () => {
     expect(sim.writes()).toEqual([]);
   });
 
-  it('stops checking at once on SIGINT, like the wait, and says the revision keeps going', async () => {
+  it('stops checking at once on a cancel, like the wait, and says the revision keeps going', async () => {
     const { sim } = ctx;
     const { agent } = agentCtx;
     sim.addDeployment({ name: 'my-agent' });
     agent.script = [{ status: 503 }];
+    const cancelAt = ctx.clock.wall() + 30_000;
 
-    const run = await runAction({
+    // Well into a minute of checking: the revision is DEPLOYED within seconds.
+    const run = await runInProcess(ctx, {
       inputs: inputs({ 'verify-url': `${agent.url}/ok`, 'verify-timeout': '1m' }),
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          if (agent.requests.length > 0) {
-            clearInterval(timer);
-            child.kill('SIGINT');
-          }
-        }, 50);
-      },
+      cancelAfterMs: 30_000,
     });
 
     expect(run.code).toBe(1);
-    expect(run.ms).toBeLessThan(15_000);
+    expect(run.ms).toBe(30_000);
+    expect(agent.requests.length).toBeGreaterThan(1);
+    expect(agent.requests.filter((r) => r.at >= cancelAt)).toEqual([]);
+    expect(run.stdout).toContain('Received SIGINT');
+    expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toContain('The job was cancelled.');
-    expect(run.errors[0]).toContain('keeps going on the service');
+    expect(run.errors[0]).toContain(
+      `Revision ${run.outputs['revision-id']!} keeps going on the service`,
+    );
     expect(run.outputs['revision-id']).toBeTruthy();
   });
 });

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CancelledError } from '../src/shared/time.ts';
-import { FakeClock } from './helpers/fake-clock.ts';
+import { CancelledError } from '../../src/shared/time.ts';
+import { FakeClock } from './fake-clock.ts';
 
 describe('the fake clock', () => {
   it('fires timers in the order of their times, whatever order they were set in', async () => {

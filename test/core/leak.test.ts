@@ -1,59 +1,22 @@
+// Secret values never show: not in the log, the summary, the outputs or the failure line, whatever form a careless
+// message would give them, and every one is masked for the runner before the first line. The whole action
+// in-process; test/hosts/github/masks.e2e.test.ts checks the runner's mask commands as dist/ prints them.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type ActionRun, runAction, visibleText } from './helpers/action.ts';
-import { codehostInputs, useSimulator } from './helpers/setup.ts';
+import { runInProcess, useWorld, visibleText } from '../helpers/run.ts';
+import {
+  EQUALS,
+  expectMasked,
+  expectNoLeak,
+  jsonForm,
+  KEY,
+  lineForm,
+  MULTILINE,
+  PEM_LINES,
+  SPECIALS,
+} from '../helpers/secrets.ts';
+import { codehostInputs } from '../helpers/setup.ts';
 
-// Values a careless log, summary or error message would show: '=' inside, Markdown and JSON specials, a multi-line one.
-const KEY = 'ak_live_7Qx9*Zr2=Lm4';
-const EQUALS = 'postgres://app:pa=ss@db.internal/app?sslmode=require';
-const SPECIALS = 'p@ss_w*rd"with\\quote[1]';
-const PEM_LINES = [
-  '-----BEGIN PRIVATE KEY-----',
-  'MIIEvQIBADANBgkqhkiG9w0BAQEF',
-  '-----END PRIVATE KEY-----',
-];
-const MULTILINE = PEM_LINES.join('\n');
-const SECRETS = [KEY, EQUALS, SPECIALS, MULTILINE];
-
-const lineForm = `DATABASE_URL=${EQUALS}\n# a comment\n\nPASSWORD=${SPECIALS}`;
-const jsonForm = JSON.stringify(
-  { DATABASE_URL: EQUALS, PASSWORD: SPECIALS, TLS_KEY: MULTILINE },
-  null,
-  2,
-);
-
-/** The forms a value takes on its way into text: as is, inside JSON, Markdown-escaped, URL-encoded. */
-function forms(secret: string): string[] {
-  return [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    secret.replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1'),
-    encodeURIComponent(secret),
-  ];
-}
-
-// A piece this long of a value is a leak too: a message cut at its length limit must not keep half a secret.
-const PIECE = 12;
-
-function expectNoLeak(run: ActionRun): void {
-  const pieces = new Set<string>();
-  for (const secret of SECRETS)
-    for (const form of forms(secret))
-      for (let i = 0; i + PIECE <= form.length; i++) pieces.add(form.slice(i, i + PIECE));
-  for (const [where, text] of Object.entries(visibleText(run)))
-    for (const piece of pieces) expect(text, `${where} shows ${piece}`).not.toContain(piece);
-}
-
-/** Every secret was masked for the runner before anything else was printed. */
-function expectMasked(run: ActionRun, secrets: string[]): void {
-  const lines = run.stdout.split('\n');
-  const firstOther = lines.findIndex((l) => !l.startsWith('::add-mask::'));
-  const masks = lines.slice(0, firstOther).map((l) => l.slice('::add-mask::'.length));
-  const unescape = (m: string) =>
-    m.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
-  for (const secret of secrets) expect(masks.map(unescape)).toContain(secret);
-}
-
-const ctx = useSimulator();
+const ctx = useWorld();
 beforeEach(() => {
   ctx.sim.apiKey = KEY;
 });
@@ -64,7 +27,9 @@ const inputs = (name: string, extra: Record<string, string>) =>
 
 describe('secret values never show', () => {
   it('in a successful create with NAME=value lines', async () => {
-    const run = await runAction({ inputs: inputs('new-agent', { ...REPO, secrets: lineForm }) });
+    const run = await runInProcess(ctx, {
+      inputs: inputs('new-agent', { ...REPO, secrets: lineForm }),
+    });
 
     expect(run.code).toBe(0);
     expect(ctx.sim.requestsTo('POST', '/v2/deployments')[0]!.body).toMatchObject({
@@ -73,17 +38,14 @@ describe('secret values never show', () => {
         { name: 'PASSWORD', value: SPECIALS },
       ],
     });
-    expectMasked(run, [KEY, EQUALS, SPECIALS]);
-    expectNoLeak(run);
+    expectMasked(run.stdout, [KEY, EQUALS, SPECIALS]);
+    expectNoLeak(visibleText(run));
   });
 
-  it('in a successful update with the multi-line JSON form, debug logging on', async () => {
+  it('in a successful update with the multi-line JSON form, debug lines included', async () => {
     ctx.sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
-      inputs: inputs('my-agent', { secrets: jsonForm }),
-      env: { RUNNER_DEBUG: '1' },
-    });
+    const run = await runInProcess(ctx, { inputs: inputs('my-agent', { secrets: jsonForm }) });
 
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('::debug::');
@@ -94,8 +56,8 @@ describe('secret values never show', () => {
         { name: 'TLS_KEY', value: MULTILINE },
       ],
     });
-    expectMasked(run, [KEY, EQUALS, SPECIALS, MULTILINE]);
-    expectNoLeak(run);
+    expectMasked(run.stdout, [KEY, EQUALS, SPECIALS, MULTILINE]);
+    expectNoLeak(visibleText(run));
   });
 
   it('in a create refused with a 422 that echoes the request, secrets included', async () => {
@@ -116,16 +78,15 @@ describe('secret values never show', () => {
       },
     });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs('new-agent', { ...REPO, secrets: lineForm }),
-      env: { RUNNER_DEBUG: '1' },
     });
 
     expect(run.code).toBe(1);
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toContain('POST /v2/deployments failed: HTTP 422');
     expect(run.errors[0]).toContain('body: Value error, secret PASSWORD=*** is not allowed');
-    expectNoLeak(run);
+    expectNoLeak(visibleText(run));
   });
 
   it.each([
@@ -147,16 +108,16 @@ describe('secret values never show', () => {
     // Every send: a write that failed ambiguously is re-read and, not applied, sent again (three sends in all).
     sim.fault({ method: 'PATCH', times: 3, ...fault });
 
-    const run = await runAction({ inputs: inputs('my-agent', { secrets: lineForm }) });
+    const run = await runInProcess(ctx, { inputs: inputs('my-agent', { secrets: lineForm }) });
 
     expect(run.code).toBe(1);
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toMatch(/^PATCH \S*\/v2\/deployments\//);
-    expectNoLeak(run);
+    expectNoLeak(visibleText(run));
   });
 
   it('in a dry run, which prints the request with values redacted', async () => {
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs('new-agent', { ...REPO, secrets: jsonForm, 'dry-run': 'true' }),
     });
 
@@ -166,17 +127,17 @@ describe('secret values never show', () => {
     // The log shows the request with each secret's name; the summary publishes the field as "set" only.
     expect(run.stdout).toContain('"name": "TLS_KEY"');
     expect(run.summary).toContain('"secrets": "set"');
-    expectMasked(run, [KEY, EQUALS, SPECIALS, MULTILINE]);
-    expectNoLeak(run);
+    expectMasked(run.stdout, [KEY, EQUALS, SPECIALS, MULTILINE]);
+    expectNoLeak(visibleText(run));
   });
 
   it('asks the runner to mask each line of a multi-line value, which it would not match whole', async () => {
     ctx.sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({ inputs: inputs('my-agent', { secrets: jsonForm }) });
+    const run = await runInProcess(ctx, { inputs: inputs('my-agent', { secrets: jsonForm }) });
 
     expect(run.code).toBe(0);
-    expectMasked(run, PEM_LINES);
+    expectMasked(run.stdout, PEM_LINES);
   });
 });
 
@@ -184,7 +145,7 @@ describe('masking keeps the facts', () => {
   it('does not turn outputs into *** when a secret value is an everyday word', async () => {
     ctx.sim.addDeployment({ name: 'my-agent' });
 
-    const run = await runAction({
+    const run = await runInProcess(ctx, {
       inputs: inputs('my-agent', { secrets: 'DEBUG=true\nWORKERS=2\nREGION=eu' }),
     });
 
