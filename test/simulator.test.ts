@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { FakeClock } from './helpers/fake-clock.ts';
 import { Simulator } from './simulator/server.ts';
 
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
@@ -656,6 +657,203 @@ describe('active revision switching', () => {
     sim.activeSwitch = 'never';
     sim.reset();
     expect(sim.activeSwitch).toBe('immediate');
+  });
+});
+
+describe('on a fake clock', () => {
+  const MIN = 60_000;
+  let clock: FakeClock;
+  let fake: Simulator;
+  /** Requests this test has on a socket: time stands still while one is, unless the simulator parked it. */
+  let inFlight = 0;
+
+  beforeAll(async () => {
+    clock = new FakeClock();
+    fake = await Simulator.start({ clock });
+    clock.busy = () => inFlight > fake.parked;
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => {
+    fake.reset();
+    fake.onRevisionStatus = undefined;
+  });
+
+  /** A call to `fake`, counted in inFlight until its body is read. */
+  async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<Res & { at: number }> {
+    inFlight++;
+    try {
+      const r = await fetch(fake.url + path, {
+        method,
+        headers: { 'x-api-key': 'test-api-key', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+      const text = await r.text();
+      return {
+        status: r.status,
+        text,
+        body: text ? JSON.parse(text) : undefined,
+        headers: r.headers,
+        at: clock.now(),
+      };
+    } finally {
+      inFlight--;
+    }
+  }
+  const revisionOf = (d: { id: string; latest_revision_id: string }) =>
+    send('GET', `/v2/deployments/${d.id}/revisions/${d.latest_revision_id}`);
+
+  it('runs a 10-minute build on the clock: DEPLOYED once the clock has moved past it, with no timer of its own', async () => {
+    fake.timelines.push([
+      { status: 'QUEUED', ms: 1000 },
+      { status: 'BUILDING', ms: 10 * MIN },
+      { status: 'DEPLOYING', ms: 1000 },
+      { status: 'DEPLOYED' },
+    ]);
+    fake.activeSwitch = { delayMs: 30_000 };
+    const seen: [string, number][] = [];
+    fake.onRevisionStatus = (_d, _r, status, at) => seen.push([status, at]);
+    const created = await send('POST', '/v2/deployments', codehostCreate('agent-slow'));
+    const dep = created.body;
+    const start = clock.now();
+    expect(dep.created_at).toBe(new Date(clock.wall()).toISOString().replace('Z', '000+00:00'));
+    // Only the test's own sleeps move the clock: the simulator's timeline is not a timer.
+    expect(clock.pending).toBe(0);
+
+    await clock.sleep(10 * MIN);
+    expect((await revisionOf(dep)).body.status).toBe('BUILDING');
+    await clock.sleep(2000);
+    const live = await revisionOf(dep);
+    expect(live.body.status).toBe('DEPLOYED');
+    expect(live.body.updated_at).toBe(
+      new Date(clock.epoch + start + 10 * MIN + 2000).toISOString().replace('Z', '000+00:00'),
+    );
+    // Every step in order, each at the wall time it fell due, not when a read first saw it.
+    expect(seen).toEqual([
+      ['QUEUED', clock.epoch + start],
+      ['BUILDING', clock.epoch + start + 1000],
+      ['DEPLOYING', clock.epoch + start + 1000 + 10 * MIN],
+      ['DEPLOYED', clock.epoch + start + 2000 + 10 * MIN],
+    ]);
+    // The switch to active falls due 30 s after DEPLOYED; a read accessor sees it as a request does.
+    expect(fake.deployment(dep.id)!.active_revision_id).toBeNull();
+    await clock.sleep(29_999);
+    expect(fake.deployment(dep.id)!.active_revision_id).toBeNull();
+    await clock.sleep(1);
+    expect(fake.deployment(dep.id)!.active_revision_id).toBe(dep.latest_revision_id);
+  });
+
+  it('keeps a new revision from reads for revisionVisibleAfterMs of the clock', async () => {
+    const d = fake.addDeployment({ name: 'agent-lag' });
+    fake.revisionVisibleAfterMs = 2 * MIN;
+    const r = await send('PATCH', `/v2/deployments/${d.id}`, {
+      source_revision_config: { repo_ref: 'feature' },
+    });
+    expect((await revisionOf(r.body)).status).toBe(404);
+    await clock.sleep(2 * MIN - 1);
+    expect((await revisionOf(r.body)).status).toBe(404);
+    await clock.sleep(1);
+    expect((await revisionOf(r.body)).status).toBe(200);
+  });
+
+  it('ends a 5-minute outage on the clock, and starts a later one on it', async () => {
+    fake.fault({ path: '/v2/listeners', status: 503, forMs: 5 * MIN });
+    fake.fault({ path: '/v2/listeners', status: 502, fromMs: 6 * MIN, forMs: MIN });
+    expect((await send('GET', '/v2/listeners')).status).toBe(503);
+    await clock.sleep(5 * MIN - 1);
+    expect((await send('GET', '/v2/listeners')).status).toBe(503);
+    await clock.sleep(1);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    await clock.sleep(MIN);
+    expect((await send('GET', '/v2/listeners')).status).toBe(502);
+    await clock.sleep(MIN);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+  });
+
+  it('answers a delayMs fault when the clock reaches it, the request counted as parked meanwhile', async () => {
+    fake.fault({ path: '/v2/listeners', delayMs: 30_000 });
+    const logged: number[] = [];
+    fake.onAnswer = (_r, ms) => logged.push(ms);
+    const start = clock.now();
+    const answer = send('GET', '/v2/listeners');
+    let answered = false;
+    void answer.then(
+      () => (answered = true),
+      () => undefined,
+    );
+    // Time moves while the simulator holds the request: the test's own 10 s pass first.
+    await clock.sleep(10_000);
+    expect(fake.parked).toBe(1);
+    expect(answered).toBe(false);
+    const r = await answer;
+    fake.onAnswer = undefined;
+    expect(r.status).toBe(200);
+    expect(r.at).toBe(start + 30_000);
+    expect(logged).toEqual([30_000]);
+    expect(fake.parked).toBe(0);
+    expect(Date.parse(r.headers.get('date')!)).toBe(
+      Math.floor((clock.epoch + start + 30_000) / 1000) * 1000,
+    );
+  });
+
+  it('parks a hanging request until the client gives up on the clock', async () => {
+    fake.fault({ path: '/v2/listeners', hang: true });
+    const giveUp = new AbortController();
+    const start = clock.now();
+    const hung = send('GET', '/v2/listeners', undefined, giveUp.signal);
+    const gaveUpAt = clock.sleep(5 * MIN).then(() => {
+      giveUp.abort();
+      return clock.now();
+    });
+    await expect(hung).rejects.toThrow();
+    expect(await gaveUpAt).toBe(start + 5 * MIN);
+    await vi.waitFor(() => expect(fake.parked).toBe(0));
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+  });
+
+  it('counts the rate-limit window on the clock', async () => {
+    fake.rateLimit = { perSecond: 2 };
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    expect((await send('GET', '/v2/listeners')).status).toBe(429);
+    await clock.sleep(999);
+    expect((await send('GET', '/v2/listeners')).status).toBe(429);
+    await clock.sleep(1);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+  });
+
+  it("dates answers and Retry-After on the clock's wall time, skewed by dateSkewMs", async () => {
+    await clock.sleep(4321); // off a whole second, so the Date's rounding down shows
+    fake.dateSkewMs = -90_000;
+    fake.fault({ status: 503, retryAfterDateMs: 2 * MIN });
+    const r = await send('GET', '/v2/listeners');
+    const date = Math.floor((clock.wall() - 90_000) / 1000) * 1000;
+    expect(r.headers.get('date')).toBe(new Date(date).toUTCString());
+    expect(r.headers.get('retry-after')).toBe(new Date(date + 2 * MIN).toUTCString());
+  });
+
+  it('leaves no timer on the clock when closed with a request parked', async () => {
+    const own = new FakeClock();
+    const sim2 = await Simulator.start({ clock: own });
+    let pending = 0;
+    // Time stands still even while the request is parked, so its 60 minutes never pass.
+    own.busy = () => pending > 0;
+    sim2.fault({ delayMs: 60 * MIN });
+    pending++;
+    const parked = fetch(`${sim2.url}/v2/listeners`, {
+      headers: { 'x-api-key': 'test-api-key' },
+    }).finally(() => pending--);
+    await vi.waitFor(() => expect(sim2.parked).toBe(1));
+    expect(own.pending).toBe(1);
+    await sim2.close();
+    await expect(parked).rejects.toThrow();
+    expect(sim2.parked).toBe(0);
+    expect(own.pending).toBe(0);
   });
 });
 

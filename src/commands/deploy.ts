@@ -1,8 +1,8 @@
 import { follow } from '../deploy/follow.ts';
 import { findById, findByName } from '../deploy/lookup.ts';
-import { success } from '../deploy/outcome.ts';
+import { success } from '../core/outcome.ts';
 import { planOf } from '../deploy/plan.ts';
-import { conclude } from '../deploy/report.ts';
+import { conclude } from '../core/report.ts';
 import { changedFields, createBody, patchBody } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
 import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
@@ -14,17 +14,23 @@ import {
   whilePending,
   writeDeployment,
 } from '../deploy/write.ts';
-import type { DeploySettings } from '../inputs/index.ts';
+import { type DeploySettings, deploySettings } from '../inputs/index.ts';
 import { createDeployment, patchDeployment } from '../service/calls.ts';
 import { CancelledError, DeployError, HttpError } from '../service/errors.ts';
 import { comeBackLater, outcomeUnknown } from '../service/retry.ts';
 import type { CreateDeploymentBody, Deployment, Listener } from '../service/schemas.ts';
 import { seconds } from '../shared/time.ts';
 import { sameRepoUrl } from '../shared/url.ts';
-import type { CommandContext } from './index.ts';
+import type { Command, CommandContext } from './index.ts';
 
 /** The main job: find or create the deployment by name, trigger a revision, follow it. */
-export async function deploy(ctx: CommandContext, settings: DeploySettings): Promise<void> {
+export const deploy: Command<DeploySettings> = {
+  settings: deploySettings,
+  run: deployRun,
+  writes: true,
+};
+
+async function deployRun(ctx: CommandContext, settings: DeploySettings): Promise<void> {
   const { client, report } = ctx;
   report.phase = 'lookup';
   const { target } = settings;

@@ -1,17 +1,49 @@
 import { follow } from '../deploy/follow.ts';
 import { describeTarget, findTarget } from '../deploy/lookup.ts';
 import { planOf } from '../deploy/plan.ts';
-import { conclude } from '../deploy/report.ts';
-import { success } from '../deploy/outcome.ts';
+import { conclude } from '../core/report.ts';
+import { success } from '../core/outcome.ts';
 import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
 import { redeployIntent, writeDeployment } from '../deploy/write.ts';
-import type { RedeploySettings } from '../inputs/index.ts';
+import {
+  type CommonSettings,
+  type DeploymentRef,
+  type FollowSettings,
+  InputError,
+  type Inputs,
+  targetRef,
+} from '../inputs/index.ts';
 import { redeployRevision } from '../service/calls.ts';
 import { DeployError } from '../service/errors.ts';
-import type { CommandContext } from './index.ts';
+import type { Command, CommandContext } from './index.ts';
+
+interface RedeploySettings extends CommonSettings, FollowSettings {
+  command: 'redeploy';
+  target: DeploymentRef;
+  revisionId: string;
+}
 
 /** Redeploys a chosen revision of an existing deployment, then follows it as deploy does. */
-export async function redeploy(ctx: CommandContext, settings: RedeploySettings): Promise<void> {
+export const redeploy: Command<RedeploySettings> = {
+  settings: (inputs: Inputs) => {
+    if (!inputs.revisionId)
+      throw new InputError(
+        'revision-id',
+        "is required for command 'redeploy'; give the uuid of the revision to redeploy.",
+      );
+    return {
+      ...inputs.common,
+      ...inputs.follow,
+      command: 'redeploy',
+      target: targetRef(inputs),
+      revisionId: inputs.revisionId,
+    };
+  },
+  run: redeployRun,
+  writes: true,
+};
+
+async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Promise<void> {
   const { client, report, log } = ctx;
   report.phase = 'lookup';
   const target = await findTarget(client, settings.target);

@@ -1,14 +1,42 @@
 import { findTarget } from '../deploy/lookup.ts';
-import { conclude, type Result } from '../deploy/report.ts';
-import { success } from '../deploy/outcome.ts';
-import type { StatusSettings } from '../inputs/index.ts';
+import { conclude, type Result } from '../core/report.ts';
+import { success } from '../core/outcome.ts';
+import {
+  type CommonSettings,
+  type DeploymentRef,
+  type Inputs,
+  targetRef,
+} from '../inputs/index.ts';
 import { getRevision } from '../service/calls.ts';
 import { DeployError } from '../service/errors.ts';
 import { classify } from '../service/statuses.ts';
-import type { CommandContext } from './index.ts';
+import type { Command, CommandContext } from './index.ts';
+
+interface StatusSettings extends CommonSettings {
+  command: 'status';
+  target: DeploymentRef;
+}
 
 /** Read-only: the deployment and its latest revision, as outputs and a summary. */
-export async function status(
+export const status: Command<StatusSettings> = {
+  settings: (inputs: Inputs) => ({
+    ...inputs.common,
+    command: 'status',
+    target: targetRef(inputs),
+  }),
+  run: statusRun,
+  writes: false,
+  // The latest revision is what it reports: its heading says what that revision is, not what a run did.
+  headlines: {
+    deployed: '📋 Status: live',
+    failed: '📋 Status: latest revision failed',
+    skipped: '📋 Status: latest revision skipped',
+    submitted: '📋 Status: latest revision in progress',
+    'no-change': '📋 Status: no revision yet',
+  },
+};
+
+async function statusRun(
   { client, report }: CommandContext,
   settings: StatusSettings,
 ): Promise<void> {

@@ -1,14 +1,45 @@
 import { planOf } from '../deploy/plan.ts';
-import { conclude } from '../deploy/report.ts';
-import { success } from '../deploy/outcome.ts';
-import type { TokenMetadataSettings } from '../inputs/index.ts';
+import { conclude } from '../core/report.ts';
+import { success } from '../core/outcome.ts';
+import { type CommonSettings, InputError, type Inputs } from '../inputs/index.ts';
+import type { TokenMetadataBody } from '../service/schemas.ts';
 import { updateTokenMetadata } from '../service/calls.ts';
 import { whilePending } from '../deploy/write.ts';
 import { DeployError, HttpError } from '../service/errors.ts';
-import type { CommandContext } from './index.ts';
+import type { Command, CommandContext } from './index.ts';
+
+interface TokenMetadataSettings extends CommonSettings {
+  command: 'token-metadata';
+  tokenId: string;
+  /** provider_account_label and/or is_default: at least one. */
+  metadata: TokenMetadataBody;
+}
 
 /** PATCH a provider token's label and/or default flag: only the fields given. */
-export async function tokenMetadata(
+export const tokenMetadata: Command<TokenMetadataSettings> = {
+  settings: (inputs: Inputs) => {
+    if (!inputs.tokenId)
+      throw new InputError(
+        'token-id',
+        "is required for command 'token-metadata'; give the token's id.",
+      );
+    if (Object.keys(inputs.metadata).length === 0)
+      throw new InputError(
+        'provider-account-label',
+        "and 'is-default' are both missing; command 'token-metadata' needs at least one of them.",
+      );
+    return {
+      ...inputs.common,
+      command: 'token-metadata',
+      tokenId: inputs.tokenId,
+      metadata: inputs.metadata,
+    };
+  },
+  run: tokenMetadataRun,
+  writes: true,
+};
+
+async function tokenMetadataRun(
   ctx: CommandContext,
   settings: TokenMetadataSettings,
 ): Promise<void> {

@@ -2,14 +2,14 @@ import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
-import type { Logger } from '../logger.ts';
-import { CancelledError, compact } from '../shared/time.ts';
+import type { Logger } from '../core/logger.ts';
+import { CancelledError, compact, DoublingGap } from '../shared/time.ts';
 
 /** The longest the deployment may take to switch to a DEPLOYED revision. */
 const SWITCH_WINDOW_CAP_MS = 30_000;
 
 /** Which revision the deployment serves once this run's revision is DEPLOYED. */
-export type Serving =
+type Serving =
   | { state: 'active'; deployment: Deployment }
   /** A revision created after this run's is active now: a newer deploy won. */
   | { state: 'superseded'; deployment: Deployment; activeId: string }
@@ -31,7 +31,7 @@ export async function confirmActive(
   const { time } = client.clock;
   const started = time.now();
   const reader = client.within(started + windowMs, `${compact(windowMs)} allowed for the switch`);
-  let gap = Math.min(1000, pollIntervalMs / 4);
+  const gap = new DoublingGap(Math.min(1000, pollIntervalMs / 4), pollIntervalMs);
   const newer = newerThan(reader, ids.deploymentId, ids.createdAt);
   for (;;) {
     const deployment = await reader.getDeployment(ids.deploymentId);
@@ -44,10 +44,10 @@ export async function confirmActive(
     if (active && active !== ids.previous && (await newer(active)))
       return { state: 'superseded', deployment, activeId: active };
     const waitedMs = time.now() - started;
-    if (waitedMs + gap >= windowMs)
+    if (waitedMs + gap.ms >= windowMs)
       return { state: 'not-switched', deployment, activeId: active, waitedMs };
-    await time.sleep(gap, client.clock.signal);
-    gap = Math.min(gap * 2, pollIntervalMs);
+    await time.sleep(gap.ms, client.clock.signal);
+    gap.grow();
   }
 }
 

@@ -1,8 +1,9 @@
 // After a write that made (or chose) a revision: wait for it, check the deployment serves it and the agent answers,
 // roll back when asked, and conclude the run. Shared by deploy and redeploy.
 import type { FollowSettings } from '../inputs/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { ServiceClient } from '../service/client.ts';
+import type { Transport } from '../service/transport.ts';
 import { DeployError } from '../service/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
@@ -16,8 +17,8 @@ import {
   noRollbackAfterTimeout,
   settle,
   success,
-} from './outcome.ts';
-import { conclude, type RunReport, type Verdict } from './report.ts';
+} from '../core/outcome.ts';
+import { conclude, type RunReport, type Verdict } from '../core/report.ts';
 import { rollBack } from './rollback.ts';
 import { verify, type VerifyCheck } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';
@@ -26,7 +27,8 @@ export interface FollowContext {
   client: ServiceClient;
   report: RunReport;
   log: Logger;
-  userAgent: string;
+  /** For verify-url: the run's transport, without the service's headers. */
+  transport: Transport;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function follow(
   written: Deployment,
   { revisionId, check }: { revisionId: string | undefined; check?: VerifyCheck },
 ): Promise<void> {
-  const { client, report, log, userAgent } = ctx;
+  const { client, report, log, transport } = ctx;
   report.deployment = written;
   report.revisionId = revisionId;
   if (!revisionId)
@@ -133,7 +135,7 @@ export async function follow(
     report.phase = 'verify';
     const { url, timeoutMs } = check;
     const seen = await verify(url, timeoutMs, {
-      userAgent,
+      transport,
       signal: client.clock.signal,
       time: client.clock.time,
       log,

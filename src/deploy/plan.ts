@@ -1,5 +1,5 @@
 import type { Call } from '../service/calls.ts';
-import type { Plan } from './report.ts';
+import type { Plan } from '../core/report.ts';
 import { changedFields } from './request.ts';
 
 /** What a dry run shows instead of sending `call`: the same method, path and body, secret values replaced. */

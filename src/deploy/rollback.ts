@@ -1,12 +1,12 @@
 import { redeployRevision } from '../service/calls.ts';
 import type { Deployment } from '../service/schemas.ts';
 import { CancelledError } from '../shared/time.ts';
+import type { Rollback } from '../core/report.ts';
 import type { FollowContext } from './follow.ts';
-import type { Rollback } from './report.ts';
 import { waitForRevision } from './wait.ts';
 import { redeployIntent, writeDeployment } from './write.ts';
 
-export interface RollbackEnd extends Rollback {
+interface RollbackEnd extends Rollback {
   timedOut: boolean;
   /** Why the rollback itself failed (its redeploy or a read), when it did. */
   problem?: string;

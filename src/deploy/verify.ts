@@ -1,13 +1,12 @@
 // verify-url: after DEPLOYED, does the agent answer? GET until a 2xx, with growing gaps, within verify-timeout.
-import { HttpClient } from '@actions/http-client';
 import { DeployError } from '../service/errors.ts';
-import { readBody, SignalHandler } from '../shared/body.ts';
+import type { Transport } from '../service/transport.ts';
 import { absoluteHttpUrl, isSecureOrLoopback, withoutQuery } from '../shared/url.ts';
-import type { Clock } from '../shared/clock.ts';
-import { CancelledError, compact } from '../shared/time.ts';
-import type { Logger } from '../logger.ts';
+import { type Clock, timeLimit } from '../shared/clock.ts';
+import { CancelledError, compact, DoublingGap } from '../shared/time.ts';
+import type { Logger } from '../core/logger.ts';
 import type { FollowSettings } from '../inputs/index.ts';
-import type { Plan, Verification } from './report.ts';
+import type { Plan, Verification } from '../core/report.ts';
 
 const ATTEMPT_LIMIT_MS = 10_000;
 const FIRST_GAP_MS = 1000;
@@ -21,7 +20,7 @@ const BODY_CAP_BYTES = 4096;
  * (the service would choose where the check goes). A bare host is taken as https://. Throws DeployError naming what
  * is missing or not allowed; a message never quotes a query (it may carry a token and reach a PR comment).
  */
-export function resolveVerifyUrl(given: string, base: string | null | undefined): string {
+function resolveVerifyUrl(given: string, base: string | null | undefined): string {
   let url: string;
   const path = withoutQuery(given);
   if (given.startsWith('/')) {
@@ -79,88 +78,76 @@ export function verifyCheck(
 }
 
 /**
- * GETs `url` until a 2xx answer or `timeoutMs`. No credentials go there (a client of its own, with no headers of
- * the service's), redirects are not followed, each attempt has its own time limit, and bodies are read only up to
- * a few KiB. An answer is shown as its status code and body length only. Answers what it saw; a cancel is thrown
- * on.
+ * GETs `url` until a 2xx answer or `timeoutMs`. No credentials go there (none of the service's headers), redirects
+ * are not followed, each attempt has its own time limit, and bodies are read only up to a few KiB. An answer is
+ * shown as its status code and body length only. Answers what it saw; a cancel is thrown on.
  */
 export async function verify(
   url: string,
   timeoutMs: number,
-  context: { userAgent: string; signal: AbortSignal; time: Clock; log: Logger },
+  context: { transport: Transport; signal: AbortSignal; time: Clock; log: Logger },
 ): Promise<Verification> {
-  const { signal, time, log } = context;
-  const handler = new SignalHandler();
-  const client = new HttpClient(context.userAgent, [handler], {
-    allowRedirects: false,
-    allowRetries: false,
-    keepAlive: false,
-  });
+  const { transport, signal, time, log } = context;
   const started = time.now();
   const deadline = started + timeoutMs;
   const seen: Verification = { url, ok: false, attempts: 0 };
-  let gap = FIRST_GAP_MS;
+  const gap = new DoublingGap(FIRST_GAP_MS, GAP_CAP_MS);
   log.info(`Checking that the agent answers ${url} (verify-timeout ${compact(timeoutMs)}).`);
-  try {
-    for (;;) {
-      seen.attempts++;
-      const answer = await probe(
-        client,
-        handler,
-        url,
-        Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - time.now())),
-        signal,
+  for (;;) {
+    seen.attempts++;
+    const answer = await probe(
+      transport,
+      time,
+      url,
+      Math.min(ATTEMPT_LIMIT_MS, Math.max(1000, deadline - time.now())),
+      signal,
+    );
+    if (answer.ok) {
+      seen.ok = true;
+      seen.okAfterMs = time.now() - started;
+      log.info(
+        `${url} answered ${answer.text} after ${seen.attempts} ${seen.attempts === 1 ? 'attempt' : 'attempts'}.`,
       );
-      if (answer.ok) {
-        seen.ok = true;
-        seen.okAfterMs = time.now() - started;
-        log.info(
-          `${url} answered ${answer.text} after ${seen.attempts} ${seen.attempts === 1 ? 'attempt' : 'attempts'}.`,
-        );
-        return seen;
-      }
-      if (seen.lastAnswer !== answer.text)
-        log.info(`${url}: ${answer.text}; trying again until verify-timeout.`);
-      seen.lastAnswer = answer.text;
-      if (time.now() + gap > deadline) return seen;
-      await time.sleep(gap, signal);
-      gap = Math.min(gap * 2, GAP_CAP_MS);
+      return seen;
     }
-  } finally {
-    client.dispose();
+    if (seen.lastAnswer !== answer.text)
+      log.info(`${url}: ${answer.text}; trying again until verify-timeout.`);
+    seen.lastAnswer = answer.text;
+    if (time.now() + gap.ms > deadline) return seen;
+    await time.sleep(gap.ms, signal);
+    gap.grow();
   }
 }
 
 async function probe(
-  client: HttpClient,
-  handler: SignalHandler,
+  transport: Transport,
+  time: Clock,
   url: string,
   limitMs: number,
   cancel: AbortSignal,
 ): Promise<{ ok: boolean; text: string }> {
   if (cancel.aborted) throw new CancelledError();
-  const limit = AbortSignal.timeout(limitMs);
-  handler.signal = AbortSignal.any([cancel, limit]);
+  const limit = timeLimit(time, limitMs);
   try {
-    const response = await client.request('GET', url, null, {});
-    const status = response.message.statusCode ?? 0;
-    const body = await readBody(response.message, handler.signal, BODY_CAP_BYTES).then(
-      (text) =>
-        text === undefined
-          ? `over ${BODY_CAP_BYTES / 1024} KiB`
-          : `${Buffer.byteLength(text)} bytes`,
-      () => 'cut short',
-    );
+    const { status, body } = await transport.send({
+      method: 'GET',
+      url,
+      headers: {},
+      signal: AbortSignal.any([cancel, limit.signal]),
+      maxBytes: BODY_CAP_BYTES,
+    });
     if (status >= 200 && status < 300) return { ok: true, text: `HTTP ${status}` };
+    const size =
+      body === undefined ? `over ${BODY_CAP_BYTES / 1024} KiB` : `${Buffer.byteLength(body)} bytes`;
     const redirect = status >= 300 && status < 400 ? ', a redirect, not followed' : '';
-    return { ok: false, text: `HTTP ${status}${redirect} (body: ${body})` };
+    return { ok: false, text: `HTTP ${status}${redirect} (body: ${size})` };
   } catch (error) {
     if (cancel.aborted) throw new CancelledError();
-    if (limit.aborted)
+    if (limit.signal.aborted)
       return { ok: false, text: `no answer within ${Math.round(limitMs / 1000)} s` };
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, text: `network error ${code ?? (error as Error).message}` };
   } finally {
-    handler.signal = undefined;
+    limit.dispose();
   }
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { HttpError, NetworkError, ResponseError } from '../service/errors.ts';
@@ -6,8 +6,8 @@ import { isTransient } from '../service/retry.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
 import type { Clock } from '../shared/clock.ts';
-import { CancelledError, seconds } from '../shared/time.ts';
-import type { TimelineEntry } from './report.ts';
+import { CancelledError, DoublingGap, seconds } from '../shared/time.ts';
+import type { TimelineEntry } from '../core/report.ts';
 
 /** How long a revision this run just made may answer 404: the service may be eventually consistent. */
 const NOT_VISIBLE_MS = 30_000;
@@ -49,18 +49,18 @@ export async function waitForRevision(
     endedAt: options.triggeredAt,
   };
   const unknownSeen = new Set<string>();
-  let gap = options.pollIntervalMs / 4;
+  const gap = new DoublingGap(options.pollIntervalMs / 4, options.pollIntervalMs);
   let warned = false;
   let malformed = 0;
   let unseen = false;
   try {
     for (;;) {
       const remaining = deadline - time.now();
-      const pause = client.pace.stretch(gap);
+      const pause = client.pace.stretch(gap.ms);
       // The read that falls on the deadline is the last one: a revision that went live meanwhile still counts.
       const lastRead = remaining <= pause;
       await time.sleep(Math.max(0, Math.min(pause, remaining)), signal);
-      gap = Math.min(gap * 2, options.pollIntervalMs);
+      gap.grow();
       try {
         const revision = await client.send(getRevision(ids.deploymentId, ids.revisionId));
         malformed = 0;

@@ -10,7 +10,7 @@ import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas
 import { cut } from '../shared/text.ts';
 import { seconds } from '../shared/time.ts';
 import type { FollowContext } from './follow.ts';
-import type { PendingWrite } from './report.ts';
+import type { PendingWrite } from '../core/report.ts';
 
 /** The revision-level values a revision is told apart by. */
 export type Values = SourceRevisionConfigRequest;
@@ -22,7 +22,7 @@ const RECHECK_GAPS_MS = [0, 1000, 2000];
 const REREAD_MS = 10_000;
 
 /** What a write meant to do, to tell its revision from another change's. */
-export interface Intent {
+interface Intent {
   /** The deployment as read before the write. */
   before: Deployment;
   /** The revision-level values its revision carries, read when first needed (a redeploy's: the chosen revision's). */

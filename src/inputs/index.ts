@@ -1,16 +1,17 @@
-// Every input read and checked once, before anything is sent, into the settings of the command asked for.
+// Every input read and checked once, before anything is sent; each command then takes the settings it needs.
 import type { z } from 'zod';
+import type { HostContext } from '../core/host.ts';
+import { INTEGRATION_KINDS } from '../service/calls.ts';
 import { DEPLOYMENT_TYPES, REVISION_SOURCES, SOURCES } from '../service/schemas.ts';
 import { given } from '../shared/given.ts';
 import { parseResourceSpec } from './resource-spec.ts';
 import { parseSecretReferences, parseSecrets } from './secrets.ts';
 import {
-  COMMANDS,
+  type CommonSettings,
   type DeploySettings,
   type DeploymentRef,
   type FollowSettings,
   InputError,
-  type Settings,
 } from './settings.ts';
 import {
   bool,
@@ -32,11 +33,30 @@ export type ReadInput = (name: string) => string;
 const MAX_TIMEOUT_MS = 6 * 3600_000; // a job's own limit
 const MIN_POLL_MS = 1000;
 
+/** Every input, validated: what each command's settings are made from. */
+export interface Inputs {
+  command: string;
+  common: CommonSettings;
+  follow: FollowSettings;
+  deploy: Omit<DeploySettings, keyof CommonSettings | keyof FollowSettings | 'command' | 'target'>;
+  name?: string;
+  deploymentId?: string;
+  revisionId?: string;
+  tokenId?: string;
+  metadata: { provider_account_label?: string; is_default?: boolean };
+  /** The host's word for a run whose default ref its change's author would choose (HostContext.untrustedHead). */
+  untrustedHead?: string;
+}
+
 /**
  * Reads and validates every input given, whatever the command, before anything is sent. Throws InputError with one
  * line naming the input, the problem and the accepted form. Never echoes api-key or secret values.
  */
-export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Promise<Settings> {
+export async function readInputs(
+  read: ReadInput,
+  context: HostContext,
+  commands: readonly [string, ...string[]],
+): Promise<Inputs> {
   const text = (name: string): string | undefined => {
     const value = read(name).trim();
     return value === '' ? undefined : value;
@@ -48,7 +68,7 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
     return result.data;
   };
 
-  const command = one('command', oneOf(COMMANDS).default('deploy'));
+  const command = one('command', oneOf(commands).default('deploy'));
   const baseUrl = one('base-url', required('base-url').pipe(serviceUrl));
   const apiKey = one('api-key', required('api-key'));
   if (/\s/.test(apiKey))
@@ -56,18 +76,15 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
       'api-key',
       'contains white space; paste the key alone (use a secret: ${{ secrets.NAME }}).',
     );
-  const common = {
+  const common: CommonSettings = {
     baseUrl,
     apiKey,
     tenantId: one('tenant-id', uuid.optional()),
     timeoutMs: one('timeout', duration.default(30 * 60_000)),
     dryRun: one('dry-run', bool.default(false)),
     secrets: parseSecrets(text('secrets')),
-    github: {
-      token: text('github-token'),
-      environment: text('environment'),
-      prComment: one('pr-comment', bool.default(false)),
-    },
+    environment: text('environment'),
+    prComment: one('pr-comment', bool.default(false)),
   };
   if (common.timeoutMs > MAX_TIMEOUT_MS)
     throw new InputError(
@@ -75,8 +92,6 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
       'is longer than 6h, the longest a job may run; use at most 6h.',
     );
 
-  const name = text('name');
-  const deploymentId = one('deployment-id', uuid.optional());
   const imageUri = text('image-uri');
   const sourceInput = one('source', oneOf(SOURCES).optional());
   const pollIntervalMs = one('poll-interval', duration.default(10_000));
@@ -93,20 +108,17 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
   };
   if (pollIntervalMs < MIN_POLL_MS)
     throw new InputError('poll-interval', 'is shorter than 1s; use 1s or more (e.g. 10s).');
-  const deploy = {
+  const deploy: Inputs['deploy'] = {
     create: one('create', bool.default(true)),
     source: sourceInput ?? (imageUri ? 'external_docker' : 'codehost'),
     sourceGiven: sourceInput !== undefined,
     revisionSource: one('revision-source', oneOf(REVISION_SOURCES).optional()),
-    repoRef: text('repo-ref') ?? defaultRef(env),
+    repoRef: text('repo-ref') ?? context.ref,
     imageUri,
     graphConfigPath: text('graph-config-path'),
     sourceTarballPath: text('source-tarball-path'),
     integrationId: one('integration-id', uuid.optional()),
-    integrationKind: one(
-      'integration-kind',
-      oneOf(['codehost', 'forge'] as const).default('codehost'),
-    ),
+    integrationKind: one('integration-kind', oneOf(INTEGRATION_KINDS).default('codehost')),
     repoUrl: one('repo-url', repoUrl.optional()),
     deploymentType: one('deployment-type', oneOf(DEPLOYMENT_TYPES).optional()),
     buildOnPush: one('build-on-push', bool.optional()),
@@ -115,47 +127,43 @@ export async function parseInputs(read: ReadInput, env: NodeJS.ProcessEnv): Prom
     buildCommand: text('build-command'),
     listener: text('listener'),
     k8sNamespace: text('k8s-namespace'),
-    resourceSpec: await parseResourceSpec(text('resource-spec'), env),
+    resourceSpec: await parseResourceSpec(text('resource-spec'), context.workspace),
     secretReferences: parseSecretReferences(text('secret-references')),
-    repository: parseRepository(env.GITHUB_REPOSITORY),
+    repository: context.repository,
   };
-  const revisionId = one('revision-id', uuid.optional());
-  const tokenId = one('token-id', tokenIdValue.optional());
-  const metadata = given({
-    provider_account_label: text('provider-account-label'),
-    is_default: one('is-default', bool.optional()),
-  });
+  return {
+    command,
+    common,
+    follow,
+    deploy,
+    name: text('name'),
+    deploymentId: one('deployment-id', uuid.optional()),
+    revisionId: one('revision-id', uuid.optional()),
+    tokenId: one('token-id', tokenIdValue.optional()),
+    metadata: given({
+      provider_account_label: text('provider-account-label'),
+      is_default: one('is-default', bool.optional()),
+    }),
+    untrustedHead: context.untrustedHead,
+  };
+}
 
-  if (command === 'token-metadata') {
-    if (!tokenId)
-      throw new InputError(
-        'token-id',
-        "is required for command 'token-metadata'; give the token's id.",
-      );
-    if (Object.keys(metadata).length === 0)
-      throw new InputError(
-        'provider-account-label',
-        "and 'is-default' are both missing; command 'token-metadata' needs at least one of them.",
-      );
-    return { ...common, command, tokenId, metadata };
-  }
-  const target = targetRef(command, name, deploymentId);
-  if (command === 'status') return { ...common, command, target };
-  if (command === 'redeploy') {
-    if (!revisionId)
-      throw new InputError(
-        'revision-id',
-        "is required for command 'redeploy'; give the uuid of the revision to redeploy.",
-      );
-    return { ...common, ...follow, command, target, revisionId };
-  }
-  const settings: DeploySettings = { ...common, ...follow, ...deploy, command, target };
-  checkDeploy(settings, env);
+/** The settings of command deploy. */
+export function deploySettings(inputs: Inputs): DeploySettings {
+  const settings: DeploySettings = {
+    ...inputs.common,
+    ...inputs.follow,
+    ...inputs.deploy,
+    command: 'deploy',
+    target: targetRef(inputs),
+  };
+  checkDeploy(settings, inputs.untrustedHead);
   return settings;
 }
 
-function targetRef(command: string, name?: string, id?: string): DeploymentRef {
-  if (id) return { id, name };
+/** The deployment the inputs name: by deployment-id (and name, when both are given) or by name. */
+export function targetRef({ command, name, deploymentId }: Inputs): DeploymentRef {
+  if (deploymentId) return { id: deploymentId, name };
   if (name) return { name };
   throw new InputError(
     'name',
@@ -163,11 +171,11 @@ function targetRef(command: string, name?: string, id?: string): DeploymentRef {
   );
 }
 
-function checkDeploy(s: DeploySettings, env: NodeJS.ProcessEnv): void {
-  if (s.source === 'codehost' && !s.repoRef && env.GITHUB_EVENT_NAME === 'pull_request_target') {
+function checkDeploy(s: DeploySettings, untrustedHead: string | undefined): void {
+  if (s.source === 'codehost' && !s.repoRef && untrustedHead) {
     throw new InputError(
       'repo-ref',
-      "is required on pull_request_target: that workflow runs with your secrets, and the default would be the pull request's head branch, code its author controls; set repo-ref to the ref to deploy (the base branch, or a head commit you reviewed).",
+      `is required on ${untrustedHead}: that workflow runs with your secrets, and the default would be the pull request's head branch, code its author controls; set repo-ref to the ref to deploy (the base branch, or a head commit you reviewed).`,
     );
   }
   if (s.imageUri && s.source === 'codehost') {
@@ -194,21 +202,4 @@ function checkDeploy(s: DeploySettings, env: NodeJS.ProcessEnv): void {
       `cannot be true when the ref is a tag (${s.repoRef}): tags never move; set build-on-push: false or deploy a branch.`,
     );
   }
-}
-
-function parseRepository(value: string | undefined): DeploySettings['repository'] {
-  const m = /^([^/\s]+)\/([^/\s]+)$/.exec(value ?? '');
-  return m ? { owner: m[1]!, name: m[2]! } : undefined;
-}
-
-/**
- * The pushed branch, the PR's head branch, or a tag as refs/tags/… (the service needs tags in full). None on
- * pull_request_target: there the head branch is the author's code in a workflow that holds secrets.
- */
-function defaultRef(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.GITHUB_EVENT_NAME === 'pull_request_target') return undefined;
-  if (env.GITHUB_HEAD_REF) return env.GITHUB_HEAD_REF;
-  if (env.GITHUB_REF_TYPE === 'tag' && env.GITHUB_REF?.startsWith('refs/tags/'))
-    return env.GITHUB_REF;
-  return env.GITHUB_REF_NAME || undefined;
 }

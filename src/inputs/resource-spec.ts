@@ -10,14 +10,14 @@ const MAX_SPEC_BYTES = 1024 * 1024;
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */
 export async function parseResourceSpec(
   raw: string | undefined,
-  env: NodeJS.ProcessEnv,
+  workspace: string,
 ): Promise<ResourceSpec | undefined> {
   if (raw === undefined) return undefined;
   const input = 'resource-spec';
   let textValue = raw;
   let where = 'inline';
   if (raw.startsWith('@')) {
-    ({ text: textValue, rel: where } = readWorkspaceFile(input, raw, env));
+    ({ text: textValue, rel: where } = readWorkspaceFile(input, raw, workspace));
   }
   // Only a run that has a resource spec loads the YAML parser.
   const { parse: parseYaml } = await import('yaml');
@@ -55,9 +55,9 @@ export async function parseResourceSpec(
 function readWorkspaceFile(
   input: string,
   raw: string,
-  env: NodeJS.ProcessEnv,
+  root: string,
 ): { text: string; rel: string } {
-  const workspace = realpathOr(resolve(env.GITHUB_WORKSPACE ?? process.cwd()));
+  const workspace = realpathOr(resolve(root));
   const given = resolve(workspace, raw.slice(1).trim());
   const inside = (path: string) => {
     const rel = relative(workspace, path);

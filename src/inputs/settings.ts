@@ -1,31 +1,14 @@
-// The inputs once parsed: one type per command, so what a command needs is never optional in its type.
+// The settings commands share, once the inputs are parsed; a command's own settings type lives beside the command.
 import type { IntegrationKind } from '../service/calls.ts';
-import { DeployError } from '../service/errors.ts';
-import type {
-  ResourceSpec,
-  Secret,
-  SecretReference,
-  Source,
-  TokenMetadataBody,
-} from '../service/schemas.ts';
+import type { ResourceSpec, Secret, SecretReference, Source } from '../service/schemas.ts';
 
-export const COMMANDS = ['deploy', 'redeploy', 'status', 'token-metadata'] as const;
-export type Command = (typeof COMMANDS)[number];
-
-export class InputError extends DeployError {
-  override name = 'InputError';
-  constructor(input: string, problem: string) {
-    // "Input 'timeout' must be …" reads as a sentence; a problem about the value follows a colon.
-    const verb = /^(is|are|and|must|needs|cannot|applies|contains) /.test(problem);
-    super(`Input '${input}'${verb ? ' ' : ': '}${problem}`);
-  }
-}
+export { InputError } from '../core/errors.ts';
 
 /** The deployment a command acts on: by id (it must exist; a name given too must match) or by name. */
 export type DeploymentRef = { id: string; name?: string } | { id?: undefined; name: string };
 
 /** What every command has. */
-interface CommonSettings {
+export interface CommonSettings {
   baseUrl: string;
   apiKey: string;
   tenantId?: string;
@@ -34,7 +17,9 @@ interface CommonSettings {
   dryRun: boolean;
   /** Masked whatever the command; only deploy sends them. */
   secrets?: Secret[];
-  github: { token?: string; environment?: string; prComment: boolean };
+  /** The CI environment to record a deployment in (a GitHub Deployment), and whether to comment on the change. */
+  environment?: string;
+  prComment: boolean;
 }
 
 /** How a command that writes a revision follows it (deploy and redeploy). */
@@ -73,29 +58,4 @@ export interface DeploySettings extends CommonSettings, FollowSettings {
   secretReferences?: SecretReference[];
   /** owner/name of the repository the workflow runs in (GITHUB_REPOSITORY). */
   repository?: { owner: string; name: string };
-}
-
-export interface RedeploySettings extends CommonSettings, FollowSettings {
-  command: 'redeploy';
-  target: DeploymentRef;
-  revisionId: string;
-}
-
-export interface StatusSettings extends CommonSettings {
-  command: 'status';
-  target: DeploymentRef;
-}
-
-export interface TokenMetadataSettings extends CommonSettings {
-  command: 'token-metadata';
-  tokenId: string;
-  /** provider_account_label and/or is_default: at least one. */
-  metadata: TokenMetadataBody;
-}
-
-export type Settings = DeploySettings | RedeploySettings | StatusSettings | TokenMetadataSettings;
-
-/** The deployment a run is about, as the inputs name it (not for token-metadata). */
-export function targetOf(settings: Settings): DeploymentRef | undefined {
-  return settings.command === 'token-metadata' ? undefined : settings.target;
 }

@@ -1,4 +1,4 @@
-import type { RunReport } from '../deploy/report.ts';
+import type { RunReport } from '../core/report.ts';
 
 /** The step outputs a report knows (unknown ones are left out, so `if: failure()` steps see only facts). */
 export function outputsOf(report: RunReport): Record<string, string> {

@@ -1,5 +1,5 @@
-import { unansweredWrite } from '../deploy/outcome.ts';
-import type { Result, RunReport, Verification } from '../deploy/report.ts';
+import { afterCancel } from '../core/outcome.ts';
+import type { Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
@@ -19,14 +19,8 @@ const HEADLINE: Record<Result, string> = {
   unhealthy: '🩺 Unhealthy',
 };
 
-/** `command: status` reads the latest revision: its heading says what that revision is, not what a run did. */
-const STATUS_HEADLINE: Partial<Record<Result, string>> = {
-  deployed: '📋 Status: live',
-  failed: '📋 Status: latest revision failed',
-  skipped: '📋 Status: latest revision skipped',
-  submitted: '📋 Status: latest revision in progress',
-  'no-change': '📋 Status: no revision yet',
-};
+/** A command's own headings for its successful results (command status reports a revision, not a run). */
+export type Headlines = Partial<Record<Result, string>>;
 
 export interface SummaryContext {
   name?: string;
@@ -36,9 +30,13 @@ export interface SummaryContext {
 }
 
 /** The job summary as Markdown. Every name and value from the service or the inputs is escaped. */
-export function renderSummary(report: RunReport, context: SummaryContext): string {
+export function renderSummary(
+  report: RunReport,
+  context: SummaryContext,
+  headlines: Headlines = {},
+): string {
   return [
-    ...heading(report, context),
+    ...heading(report, context, headlines),
     ...cancelled(report),
     ...failure(report),
     ...report.notes.flatMap((note) => [`> ${esc(note)}`, '']),
@@ -49,9 +47,14 @@ export function renderSummary(report: RunReport, context: SummaryContext): strin
 }
 
 /** The pull request comment: the summary without the timeline, and a link to the run. */
-export function renderComment(report: RunReport, context: SummaryContext, runUrl?: string): string {
+export function renderComment(
+  report: RunReport,
+  context: SummaryContext,
+  headlines: Headlines = {},
+  runUrl?: string,
+): string {
   return [
-    ...heading(report, context),
+    ...heading(report, context, headlines),
     ...cancelled(report),
     ...failure(report),
     ...resultTable(report, context),
@@ -64,42 +67,31 @@ export function renderComment(report: RunReport, context: SummaryContext, runUrl
  * What stands in when rendering failed (a bug, or data no test foresaw): the headline and the result, nothing from
  * data, so the step still has a summary and the comment still says how the run ended.
  */
-export function renderFallback(report: RunReport): string {
+export function renderFallback(report: RunReport, headlines: Headlines = {}): string {
   const result = report.result ? `\`${report.result}\`` : 'unknown';
   return [
-    `### ${headline(report)}`,
+    `### ${headline(report, headlines)}`,
     '',
     `Result: ${result}. The details could not be rendered here: the job log has them.`,
     '',
   ].join('\n');
 }
 
-function headline(report: RunReport): string {
-  const status = report.command === 'status' && report.ok && report.result;
+function headline(report: RunReport, headlines: Headlines): string {
+  const own = report.ok && report.result ? headlines[report.result] : undefined;
   return report.cancelled
     ? '⚠️ Cancelled'
-    : status
-      ? (STATUS_HEADLINE[status] ?? HEADLINE[status])
-      : report.result
-        ? HEADLINE[report.result]
-        : '❌ Failed';
+    : (own ?? (report.result ? HEADLINE[report.result] : '❌ Failed'));
 }
 
-function heading(report: RunReport, context: SummaryContext): string[] {
+function heading(report: RunReport, context: SummaryContext, headlines: Headlines): string[] {
   const name = report.deployment?.name ?? context.name;
-  return [`### ${headline(report)}${name ? `: ${esc(name)}` : ''}`, ''];
+  return [`### ${headline(report, headlines)}${name ? `: ${esc(name)}` : ''}`, ''];
 }
 
 function cancelled(report: RunReport): string[] {
   if (!report.cancelled) return [];
-  return [
-    report.pendingWrite
-      ? esc(unansweredWrite(report.pendingWrite))
-      : report.revisionId
-        ? `The job was cancelled while waiting. Revision ${code(report.revisionId)} keeps going on the service: check it there, or run this action with \`command: status\`.`
-        : 'The job was cancelled before a revision was triggered.',
-    '',
-  ];
+  return [esc(afterCancel(report) ?? 'The job was cancelled before a revision was triggered.'), ''];
 }
 
 function failure(report: RunReport): string[] {

@@ -25,9 +25,10 @@ export interface Call<T> {
   notFound?: string;
 }
 
-export type IntegrationKind = 'codehost' | 'forge';
+export const INTEGRATION_KINDS = ['codehost', 'forge'] as const;
+export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
-export interface ListDeploymentsQuery {
+interface ListDeploymentsQuery {
   limit?: number;
   offset?: number;
   name_contains?: string;

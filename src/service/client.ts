@@ -1,9 +1,10 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { type Call, listDeployments } from './calls.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
 import type { DeadlineError, HttpError, NetworkError } from './errors.ts';
 import { backoffMs, mayResend, type Pace } from './retry.ts';
 import type { Deployment } from './schemas.ts';
+import type { Transport } from './transport.ts';
 
 export type { HttpSettings, RunClock } from './http.ts';
 
@@ -17,17 +18,18 @@ export class ServiceClient {
     this.clock = clock;
   }
 
-  static open(settings: HttpSettings, clock: RunClock, log: Logger): ServiceClient {
-    return new ServiceClient(new ServiceHttp(settings, log, clock.time), clock);
+  static open(
+    settings: HttpSettings,
+    clock: RunClock,
+    log: Logger,
+    transport: Transport,
+  ): ServiceClient {
+    return new ServiceClient(new ServiceHttp(settings, log, clock.time, transport), clock);
   }
 
   /** The same client with a deadline of its own (a rollback's window, the short re-read after DEPLOYED). */
   within(deadline: number, limit: string): ServiceClient {
     return new ServiceClient(this.http, { ...this.clock, deadline, limit });
-  }
-
-  dispose(): void {
-    this.http.dispose();
   }
 
   /** How much status polling should stretch its gaps while the service rate-limits. */

@@ -1,7 +1,6 @@
-/** Base of every error the action reports as its failure message. */
-export class DeployError extends Error {
-  override name = 'DeployError';
-}
+import { DeployError } from '../core/errors.ts';
+
+export { DeployError };
 
 /** The service answered with a non-success status. */
 export class HttpError extends DeployError {

@@ -1,22 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
-import { HttpClient } from '@actions/http-client';
-import type { Logger } from '../logger.ts';
-import { readBody, SignalHandler } from '../shared/body.ts';
+import type { Logger } from '../core/logger.ts';
 import { redactDeep } from '../shared/redact.ts';
-import type { Clock } from '../shared/clock.ts';
+import { type Clock, timeLimit } from '../shared/clock.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
 import { parseJson } from './json.ts';
 import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
 import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
+import type { Transport } from './transport.ts';
 
 export interface HttpSettings {
   baseUrl: string;
   apiKey: string;
   tenantId?: string;
-  userAgent: string;
   /** Time limit of one request, answer body included. */
   requestTimeoutMs: number;
   /**
@@ -39,7 +37,7 @@ export interface RunClock {
   limit: string;
 }
 
-export type Excerpt = (text: string, max: number) => string;
+type Excerpt = (text: string, max: number) => string;
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
@@ -53,8 +51,7 @@ const DEADLINE_SLACK_MS = 2000;
 const WRITE_GRACE_MS = 5000;
 
 export class ServiceHttp {
-  private readonly signalHandler = new SignalHandler();
-  private readonly client: HttpClient;
+  private readonly transport: Transport;
   private readonly headers: Record<string, string>;
   private readonly settings: HttpSettings;
   private readonly log: Logger;
@@ -63,28 +60,17 @@ export class ServiceHttp {
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
 
-  constructor(settings: HttpSettings, log: Logger, time: Clock) {
+  constructor(settings: HttpSettings, log: Logger, time: Clock, transport: Transport) {
     this.settings = settings;
     this.log = log;
     this.time = time;
+    this.transport = transport;
     this.outage = new Outage(log, time, settings.patienceMs);
-    // Redirects off: the key travels in X-Api-Key, which the client would forward to any host.
-    this.client = new HttpClient(settings.userAgent, [this.signalHandler], {
-      keepAlive: true,
-      allowRedirects: false,
-      allowRetries: false,
-      // A backstop only: the per-request AbortSignal below is the limit, and names it in the message.
-      socketTimeout: settings.requestTimeoutMs + 1000,
-    });
     this.headers = {
       'x-api-key': settings.apiKey,
       accept: 'application/json',
       ...(settings.tenantId ? { 'x-tenant-id': settings.tenantId } : {}),
     };
-  }
-
-  dispose(): void {
-    this.client.dispose();
   }
 
   /**
@@ -120,7 +106,7 @@ export class ServiceHttp {
               : status === 404
                 ? `. ${call.notFound}`
                 : undefined,
-          retryAfterMs: retryAfterMs(headers),
+          retryAfterMs: retryAfterMs(headers, this.time),
         });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
@@ -169,40 +155,41 @@ export class ServiceHttp {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     const limitMs = Math.ceil(Math.min(this.settings.requestTimeoutMs, left));
-    const timeLimit = AbortSignal.timeout(limitMs);
+    const limit = timeLimit(this.time, limitMs);
     // A cancelled job stops reads at once; a write in flight may finish, so the run knows what it did.
-    const cancel = call.retry !== 'read' ? delayed(clock.signal, WRITE_GRACE_MS) : undefined;
-    const signal = AbortSignal.any([cancel?.signal ?? clock.signal, timeLimit]);
-    this.signalHandler.signal = signal;
-    const data = call.body === undefined ? null : JSON.stringify(call.body);
+    const cancel =
+      call.retry !== 'read' ? timeLimit(this.time, WRITE_GRACE_MS, clock.signal) : undefined;
+    const signal = AbortSignal.any([cancel?.signal ?? clock.signal, limit.signal]);
+    const data = call.body === undefined ? undefined : JSON.stringify(call.body);
     const headers =
-      data === null ? this.headers : { ...this.headers, 'content-type': 'application/json' };
+      data === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
     const started = this.time.now();
     try {
-      const response = await this.client.request(
-        call.method,
-        url.toString(),
-        data as string,
+      const answer = await this.transport.send({
+        method: call.method,
+        url: url.toString(),
         headers,
-      );
-      const text = await readBody(response.message, signal, MAX_BODY_BYTES);
-      if (text === undefined)
+        body: data,
+        signal,
+        maxBytes: MAX_BODY_BYTES,
+      });
+      if (answer.body === undefined)
         throw new ResponseError(
           `${call.method} ${call.path} answered with a body over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most this action reads: stopped reading. Check base-url: it must point at the service's API.`,
         );
       this.log.debug(
-        `${call.method} ${url.pathname}${url.search} -> ${response.message.statusCode} in ${Math.round(this.time.now() - started)} ms`,
+        `${call.method} ${url.pathname}${url.search} -> ${answer.status} in ${Math.round(this.time.now() - started)} ms`,
       );
       return {
-        status: response.message.statusCode ?? 0,
-        headers: response.message.headers,
-        text,
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.body,
         url: `${url.origin}${url.pathname}`,
       };
     } catch (error) {
       if (clock.signal.aborted) throw new CancelledError();
       if (error instanceof ResponseError) throw error;
-      if (timeLimit.aborted) {
+      if (limit.signal.aborted) {
         if (limitMs < this.settings.requestTimeoutMs)
           throw new DeadlineError(call.method, call.path, clock.limit, true);
         throw new NetworkError(
@@ -224,7 +211,7 @@ export class ServiceHttp {
         code,
       );
     } finally {
-      this.signalHandler.signal = undefined;
+      limit.dispose();
       cancel?.dispose();
     }
   }
@@ -341,7 +328,7 @@ function serverMessage(text: string, excerpt: Excerpt): string {
 }
 
 /** A date is measured against the answer's own `Date`: the server's clock may be far from the runner's. */
-function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
+function retryAfterMs(headers: IncomingMessage['headers'], time: Clock): number | undefined {
   const value = headers['retry-after'];
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
@@ -349,27 +336,9 @@ function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
   if (Number.isNaN(at)) return undefined;
   const served = Date.parse(headers.date ?? '');
   // Without one, the runner's wall clock: a date can only be compared with another.
-  return Math.max(0, at - (Number.isNaN(served) ? Date.now() : served));
+  return Math.max(0, at - (Number.isNaN(served) ? time.wall() : served));
 }
 
 function describe(failure: HttpError | NetworkError): string {
   return failure instanceof HttpError ? `HTTP ${failure.status}` : failure.reason;
-}
-
-/** A signal that aborts `ms` after `signal` does. */
-function delayed(signal: AbortSignal, ms: number): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const onAbort = () => {
-    timer = setTimeout(() => controller.abort(signal.reason), ms);
-  };
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      signal.removeEventListener('abort', onAbort);
-      clearTimeout(timer);
-    },
-  };
 }

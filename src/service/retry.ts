@@ -1,5 +1,5 @@
 // When a failed request is tried again, how long to wait first, and when to stop.
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { type Clock, wallTimeOf } from '../shared/clock.ts';
 import { compact, seconds } from '../shared/time.ts';
 import { DeadlineError, HttpError, NetworkError } from './errors.ts';

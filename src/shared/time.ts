@@ -25,3 +25,24 @@ export function compact(ms: number): string {
   const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
   return text || '0s';
 }
+
+/** Gaps between looks that start short and double up to a cap: a change is seen soon, and then the looks settle. */
+export class DoublingGap {
+  private current: number;
+  private readonly cap: number;
+
+  constructor(first: number, cap: number) {
+    this.current = Math.min(first, cap);
+    this.cap = cap;
+  }
+
+  /** The gap before the next look. */
+  get ms(): number {
+    return this.current;
+  }
+
+  /** After a look: the next gap doubles, up to the cap. */
+  grow(): void {
+    this.current = Math.min(this.current * 2, this.cap);
+  }
+}

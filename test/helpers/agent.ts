@@ -15,13 +15,15 @@ export class FakeAgent {
   readonly requests: { path: string; headers: IncomingHttpHeaders; at: number }[] = [];
   /** Answers in order; the last one repeats. */
   script: AgentAnswer[] = [{ status: 200, body: 'ok' }];
+  /** Where `requests[].at` is read: this machine's clock, unless a test gives its fake one's wall time. */
+  now: () => number = () => Date.now();
   private readonly server: Server;
 
   private constructor(server: Server, url: string) {
     this.server = server;
     this.url = url;
     server.on('request', (req, res) => {
-      this.requests.push({ path: req.url ?? '/', headers: req.headers, at: Date.now() });
+      this.requests.push({ path: req.url ?? '/', headers: req.headers, at: this.now() });
       const answer = this.script[Math.min(this.requests.length - 1, this.script.length - 1)]!;
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? '');
@@ -46,11 +48,12 @@ export class FakeAgent {
   }
 }
 
-/** One fake agent per test file, reset before each test. */
-export function useAgent(): { agent: FakeAgent } {
+/** One fake agent per test file, reset before each test; `now` times its requests (e.g. a FakeClock's wall). */
+export function useAgent(now?: () => number): { agent: FakeAgent } {
   const holder = {} as { agent: FakeAgent };
   beforeAll(async () => {
     holder.agent = await FakeAgent.start();
+    if (now) holder.agent.now = now;
   });
   beforeEach(() => holder.agent.reset());
   afterAll(() => holder.agent.close());

@@ -48,6 +48,11 @@ export class FakeGitHub extends LoopbackFake {
   hang: boolean | RegExp = false;
   /** The identity the token acts as: GraphQL's `viewer` (login, databaseId) and the author of comments it writes. */
   viewer: { login: string; id: number } = { ...ACTIONS_BOT };
+  /**
+   * Requests `hang` is holding right now, until their socket closes. On a FakeClock they are not work that time
+   * waits for: add them to what `busy` discounts, as the simulator's `parked`.
+   */
+  parked = 0;
 
   private nextId = 1001;
 
@@ -93,7 +98,11 @@ export class FakeGitHub extends LoopbackFake {
   protected answer(rec: GitHubRequest, res: ServerResponse): void {
     const { method, path } = rec;
     const key = `${method} ${path}`;
-    if (matches(this.hang, key)) return;
+    if (matches(this.hang, key)) {
+      this.parked++;
+      res.once('close', () => this.parked--);
+      return;
+    }
     // Asking who the token is needs no permission: only a rule naming the query refuses it.
     const viewerQuery = key === 'POST /graphql';
     if (

@@ -1,9 +1,15 @@
 // In-process HTTP simulator of the Deployment Management Service (all ten endpoints of
-// service-interface.md). Used by the tests, `npm run demo` and CI. Node builtins only.
+// service-interface.md). Used by the tests, `npm run demo` and CI. Node builtins only, and the action's clock.
+//
+// Time comes from one injected clock (`SimulatorOptions.clock`): every status change, window and wait below is
+// read from it, so on a fake clock a 10-minute build or a 5-minute outage takes milliseconds. State is computed
+// lazily: a revision's status is a function of when its timeline started, brought up to the clock's present (in
+// time order, with the same callbacks) on each request and each read accessor, so timelines need no timers.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { systemClock, type Clock } from '../../src/shared/clock.ts';
 
 export type RevisionStatus =
   | 'CREATING'
@@ -25,7 +31,7 @@ export type Source = 'codehost' | 'external_docker' | 'internal_docker' | 'inter
 export type DeploymentStatus =
   'AWAITING_DATABASE' | 'READY' | 'UNUSED' | 'AWAITING_DELETE' | 'UNKNOWN';
 
-/** One step of a revision's life: hold `status` for `ms` milliseconds (the last step is held forever; its ms is ignored). */
+/** One step of a revision's life: hold `status` for `ms` ms of the clock (the last step is held forever; its ms is ignored). */
 export interface TimelineStep {
   status: RevisionStatus;
   ms?: number;
@@ -37,6 +43,7 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** When it arrived: the clock's wall time (ms since the epoch). */
   at: number;
   /** The status answered; unset while pending, or when the connection was reset or held. */
   status?: number;
@@ -47,13 +54,14 @@ export interface RecordedRequest {
  * rate-limited requests never reach the faults). It ends after `times` answers, or when its time window
  * ends, whichever comes first:
  * - count only (default): `times` answers, 1 when unset;
- * - `forMs` (an outage): every match for `forMs` ms of real time (not scaled by timeScale), counted from
+ * - `forMs` (an outage): every match for `forMs` ms of the clock (not scaled by timeScale), counted from
  *   when the fault is added plus `fromMs`; `times` then caps it, unlimited when unset;
  * - `fromMs` alone: the fault waits that long before it applies (then `times`, default 1).
  * A fault that has not started yet lets requests through (to later faults or the service).
  *
- * What a matching request gets: `status`/`body`/`rawBody` (an answer of the fault's own), `reset`, `hang`,
- * `delayMs` first; `afterEffect` applies the request to the service before the fault answers (a write that took
+ * What a matching request gets: `status`/`body`/`rawBody` (an answer of the fault's own), `reset`, `hang`
+ * (held until the client gives up), `delayMs` first (ms of the clock; a held or delayed request counts in
+ * `Simulator.parked`); `afterEffect` applies the request to the service before the fault answers (a write that took
  * effect and whose answer was lost or failed); `stale` applies it and answers with the deployment as it was before
  * (a lagging answer, with an older latest_revision_id); `concurrent` lands another job's write on the same
  * deployment just before this request or just after it (before its answer is built); `transform` edits the real
@@ -184,7 +192,7 @@ export interface Repository {
 
 /**
  * A request-rate limit over all requests (any method, path or key), applied before anything else: a
- * sliding one-second window holding at most `perSecond` answered-normally requests; a request beyond it
+ * sliding one-second window (of the clock) holding at most `perSecond` answered-normally requests; a request beyond it
  * is answered 429 with `Retry-After` and is not processed. Refused requests do not count toward the
  * window, so a client hammering the service is not locked out for longer than the window.
  */
@@ -206,8 +214,11 @@ export interface SimulatorOptions {
   host?: string;
   apiKey?: string;
   tenantId?: string;
+  /** Multiplies every timeline step and the active switch's delay (not faults' windows nor delayMs). */
   timeScale?: number;
   rateLimit?: RateLimit;
+  /** Where time comes from (test/helpers/fake-clock.ts's FakeClock, with `parked` for its `busy`); default the system's. */
+  clock?: Clock;
 }
 
 type Loc = (string | number)[];
@@ -231,11 +242,18 @@ interface Reply {
 
 interface RevState {
   rev: Revision;
-  /** Reads of the revision answer 404 until then (revisionVisibleAfterMs; performance.now(), so a test may move Date.now). */
+  /** Reads of the revision answer 404 until then (revisionVisibleAfterMs; the monotonic clock, so a test may move Date.now). */
   visibleAt: number;
-  timer?: NodeJS.Timeout;
+  /** The revision's next step, when its timeline has one. */
+  nextStep?: Due;
   /** The pending delayed switch to active (activeSwitch `{ delayMs }`). */
-  switchTimer?: NodeJS.Timeout;
+  pendingSwitch?: Due;
+}
+
+/** A change that falls due at `at` on the clock's monotonic time; applied by `advance()`. */
+interface Due {
+  at: number;
+  apply: () => void;
 }
 
 /** A fault as stored: its time window resolved to absolute times. */
@@ -268,7 +286,7 @@ const DEFAULT_TIMELINE: readonly TimelineStep[] = [
 ];
 
 // The real service is FastAPI: timestamps carry microseconds and '+00:00', not JS's 'Z'.
-function isoTime(ms = Date.now()): string {
+function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '000+00:00');
 }
 
@@ -502,6 +520,7 @@ export class Simulator {
   apiKey: string;
   tenantId?: string;
   readonly timeScale: number;
+  readonly clock: Clock;
   readonly requests: RecordedRequest[] = [];
   timelines: TimelineStep[][] = [];
   defaultTimeline: TimelineStep[] = [...DEFAULT_TIMELINE];
@@ -510,9 +529,9 @@ export class Simulator {
   paging: 'normal' | 'stuck-offset' | 'repeat-page' = 'normal';
   /** The most resources a page holds whatever `limit` asks (a server that caps its pages). */
   pageCap?: number;
-  /** A new revision answers 404 to reads for this long (an eventually consistent service). */
+  /** A new revision answers 404 to reads for this long on the clock (an eventually consistent service). */
   revisionVisibleAfterMs = 0;
-  /** How far the `Date` header of every answer is from this machine's clock (a server with a skewed clock). */
+  /** How far the `Date` header of every answer is from the clock's wall time (a server with a skewed clock). */
   dateSkewMs = 0;
   /** Creates a second deployment of a name that exists instead of answering 409 (some services allow it). */
   duplicateNames = false;
@@ -520,9 +539,20 @@ export class Simulator {
   rateLimit?: RateLimit;
   /** How many answers were sent per status code (faults and 429s included). */
   readonly answered = new Map<number, number>();
+  /**
+   * Called as a revision enters each status, `at` the wall time it fell due. Changes are applied lazily, so it runs
+   * on the request or read accessor that first sees the change (before its answer), with the simulator's time set
+   * to the change's own: what it does (addRevision, activate) happens at that moment, in order with later changes.
+   */
   onRevisionStatus?: (deploymentId: string, revisionId: string, status: string, at: number) => void;
-  /** Called as each answer is sent, e.g. to log it. */
+  /** Called as each answer is sent, e.g. to log it; `ms` since the request arrived, on the clock. */
   onAnswer?: (request: RecordedRequest, ms: number) => void;
+  /**
+   * Requests the simulator is holding on purpose right now (a `delayMs` not yet over, a `hang`), counted until they
+   * are answered or their socket closes. On a FakeClock, `clock.busy = () => inFlight > sim.parked` (inFlight: the
+   * requests a test or the client under test has on a socket) lets time move while only the simulator holds them.
+   */
+  parked = 0;
 
   private readonly server: Server;
   private readonly ownTenantId = randomUUID();
@@ -536,7 +566,12 @@ export class Simulator {
   private admitted: number[] = [];
   private nextRepoId = 100_001;
   private readonly held = new Set<Socket>();
-  private readonly delays = new Set<NodeJS.Timeout>();
+  /** Ends the waits of parked requests (on close()). */
+  private readonly unpark = new Set<AbortController>();
+  /** Changes not applied yet, earliest first (ties in the order they were made). */
+  private due: Due[] = [];
+  /** While `advance()` applies a change: the monotonic time it fell due, which is then the simulator's now. */
+  private applyingAt?: number;
 
   private constructor(server: Server, url: string, opts: SimulatorOptions) {
     this.server = server;
@@ -545,6 +580,7 @@ export class Simulator {
     this.tenantId = opts.tenantId;
     this.timeScale = opts.timeScale ?? 1;
     this.rateLimit = opts.rateLimit;
+    this.clock = opts.clock ?? systemClock;
   }
 
   static async start(opts: SimulatorOptions = {}): Promise<Simulator> {
@@ -565,9 +601,8 @@ export class Simulator {
   }
 
   async close(): Promise<void> {
-    this.stopTimers();
-    for (const t of this.delays) clearTimeout(t);
-    this.delays.clear();
+    this.due = [];
+    for (const stop of this.unpark) stop.abort();
     for (const s of this.held) s.destroy();
     this.held.clear();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -577,7 +612,7 @@ export class Simulator {
 
   /** Clears resources, faults, recorded requests and answer counts and the scripting knobs (rateLimit included); keeps apiKey, tenantId and the callbacks. */
   reset(): void {
-    this.stopTimers();
+    this.due = [];
     this.deps = [];
     this.depById.clear();
     this.listeners = [];
@@ -611,7 +646,7 @@ export class Simulator {
   }
 
   fault(f: Fault): void {
-    const startsAt = Date.now() + (f.fromMs ?? 0);
+    const startsAt = this.clock.now() + (f.fromMs ?? 0);
     const endsAt = f.forMs === undefined ? Infinity : startsAt + f.forMs;
     const times = f.times ?? (f.forMs === undefined ? 1 : Infinity);
     this.faults.push({ ...f, times, startsAt, endsAt });
@@ -628,9 +663,10 @@ export class Simulator {
     secrets?: Secret[];
     activeRevision?: boolean;
   }): Deployment {
+    this.advance();
     const source = (d.source ?? 'codehost') as Source;
     const id = d.id ?? randomUUID();
-    const past = isoTime(Date.now() - 3_600_000);
+    const past = isoTime(this.wall() - 3_600_000);
     const defaults: Partial<SourceConfig> =
       source === 'codehost'
         ? {
@@ -684,6 +720,7 @@ export class Simulator {
    * with `[{ status: 'DEPLOYED' }]` and 'immediate', it supersedes the revision a run is waiting for.
    */
   addRevision(deploymentId: string, timeline?: TimelineStep[], srcRevConfig?: object): Revision {
+    this.advance();
     const st = this.state(deploymentId);
     if (!st) throw new Error(`addRevision: unknown deployment ${deploymentId}`);
     return this.newRevision(
@@ -696,11 +733,12 @@ export class Simulator {
 
   /** Makes `revisionId` the deployment's active revision now, whatever its status; drops pending delayed switches. */
   activate(deploymentId: string, revisionId: string): void {
+    this.advance();
     const st = this.state(deploymentId);
     const rs = st?.revs.get(revisionId.toLowerCase());
     if (!st || !rs) throw new Error(`activate: unknown revision ${revisionId} of ${deploymentId}`);
-    for (const other of st.revs.values()) clearTimeout(other.switchTimer);
-    this.setActive(st, rs, Date.now());
+    for (const other of st.revs.values()) other.pendingSwitch = this.cancel(other.pendingSwitch);
+    this.setActive(st, rs);
   }
 
   addRepository(
@@ -722,7 +760,7 @@ export class Simulator {
   }
 
   addListener(l: { compute_id: string; k8s_namespaces?: string[] | null; id?: string }): Listener {
-    const now = isoTime();
+    const now = isoTime(this.wall());
     const listener: Listener = {
       id: l.id ?? randomUUID(),
       compute_type: 'k8s',
@@ -742,13 +780,14 @@ export class Simulator {
     provider_account_label?: string;
     is_default?: boolean;
   }): Token {
-    const now = isoTime();
+    const wall = this.wall();
+    const now = isoTime(wall);
     const token: Token = {
       id: t.id ?? randomUUID(),
       provider_id: 'codehost',
       provider_account_label: t.provider_account_label ?? 'sim-account',
       scopes: ['repo', 'read:org'],
-      expires_at: isoTime(Date.now() + 30 * 86_400_000),
+      expires_at: isoTime(wall + 30 * 86_400_000),
       is_default: t.is_default ?? false,
       created_at: now,
       updated_at: now,
@@ -757,21 +796,74 @@ export class Simulator {
     return token;
   }
 
+  // The read accessors bring the state up to the clock's present first, as a request does.
+
   deployment(id: string): Deployment | undefined {
+    this.advance();
     return this.state(id)?.dep;
   }
 
   deploymentsNamed(name: string): Deployment[] {
+    this.advance();
     return this.deps.filter((s) => s.dep.name === name).map((s) => s.dep);
   }
 
   revision(deploymentId: string, revisionId: string): Revision | undefined {
+    this.advance();
     return this.state(deploymentId)?.revs.get(revisionId.toLowerCase())?.rev;
   }
 
   /** Every revision of the deployment, oldest first. */
   revisions(deploymentId: string): Revision[] {
+    this.advance();
     return [...(this.state(deploymentId)?.revs.values() ?? [])].map((rs) => rs.rev);
+  }
+
+  // --- time ------------------------------------------------------------------------------------
+
+  /** The simulator's monotonic now: the clock's, or while a change is being applied, the time it fell due. */
+  private now(): number {
+    return this.applyingAt ?? this.clock.now();
+  }
+
+  /** The wall time of monotonic time `at` (default: now). */
+  private wall(at = this.now()): number {
+    return this.clock.wall() - (this.clock.now() - at);
+  }
+
+  /** Schedules `apply` `ms` from now (a change that falls due, not a timer: see `advance`). */
+  private schedule(ms: number, apply: () => void): Due {
+    const d: Due = { at: this.now() + ms, apply };
+    let i = this.due.length;
+    while (i > 0 && this.due[i - 1]!.at > d.at) i--;
+    this.due.splice(i, 0, d);
+    return d;
+  }
+
+  /** Drops a scheduled change; answers undefined, for the field that held it. */
+  private cancel(d: Due | undefined): undefined {
+    const i = d ? this.due.indexOf(d) : -1;
+    if (i >= 0) this.due.splice(i, 1);
+    return undefined;
+  }
+
+  /**
+   * Applies every change due by the clock's present, in time order, each at its own time (so a change a callback
+   * makes falls in order with the rest). Re-entered from a callback (addRevision, activate), it does nothing: the
+   * outer loop goes on.
+   */
+  private advance(): void {
+    if (this.applyingAt !== undefined) return;
+    const now = this.clock.now();
+    try {
+      for (let d = this.due[0]; d && d.at <= now; d = this.due[0]) {
+        this.due.shift();
+        this.applyingAt = d.at;
+        d.apply();
+      }
+    } finally {
+      this.applyingAt = undefined;
+    }
   }
 
   // --- state -----------------------------------------------------------------------------------
@@ -796,7 +888,7 @@ export class Simulator {
     source: string,
     timeline: TimelineStep[],
     srcRevConfig: object,
-    createdAt = isoTime(),
+    createdAt = isoTime(this.wall()),
   ): Revision {
     const base = st.revs.get(st.dep.latest_revision_id ?? '')?.rev.source_revision_config;
     const config: SourceRevisionConfig = mergeNonNull(
@@ -812,7 +904,7 @@ export class Simulator {
       source,
       source_revision_config: config,
     };
-    const rs: RevState = { rev, visibleAt: performance.now() + this.revisionVisibleAfterMs };
+    const rs: RevState = { rev, visibleAt: this.now() + this.revisionVisibleAfterMs };
     st.revs.set(rev.id, rs);
     this.makeLatest(st, rs);
     this.runTimeline(st, rs, timeline);
@@ -822,74 +914,59 @@ export class Simulator {
   private makeLatest(st: DepState, rs: RevState): void {
     st.dep.latest_revision_id = rs.rev.id;
     st.dep.source_revision_config = { ...rs.rev.source_revision_config };
-    st.dep.updated_at = isoTime();
+    st.dep.updated_at = isoTime(this.wall());
   }
 
-  // One timer per step so status changes (and onRevisionStatus) happen at their real moment.
+  /** Enters the first step now; each next one falls due when the one before has been held its ms. */
   private runTimeline(st: DepState, rs: RevState, timeline: TimelineStep[]): void {
     if (timeline.length === 0) throw new Error('a timeline needs at least one step');
     const steps = timeline.map((s) => ({ ...s }));
-    clearTimeout(rs.timer);
-    let due = Date.now();
+    rs.nextStep = this.cancel(rs.nextStep);
     const enter = (i: number, force: boolean) => {
       const step = steps[i]!;
+      rs.nextStep = undefined;
       this.setStatus(st, rs, step.status, force);
-      if (i === steps.length - 1) {
-        rs.timer = undefined;
-        return;
-      }
-      due += (step.ms ?? 0) * this.timeScale;
-      rs.timer = setTimeout(() => enter(i + 1, false), Math.max(0, due - Date.now()));
-      rs.timer.unref();
+      if (i < steps.length - 1)
+        rs.nextStep = this.schedule((step.ms ?? 0) * this.timeScale, () => enter(i + 1, false));
     };
     enter(0, true);
   }
 
   private setStatus(st: DepState, rs: RevState, status: RevisionStatus, force: boolean): void {
     if (!force && rs.rev.status === status) return;
-    const at = Date.now();
+    const at = this.wall();
     rs.rev.status = status;
     rs.rev.updated_at = isoTime(at);
     if (status === 'DEPLOYED') {
       st.dep.status = 'READY';
       st.dep.updated_at = isoTime(at);
-      this.switchActive(st, rs, at);
+      this.switchActive(st, rs);
     }
     this.onRevisionStatus?.(st.dep.id, rs.rev.id, status, at);
   }
 
-  private switchActive(st: DepState, rs: RevState, at: number): void {
-    clearTimeout(rs.switchTimer);
-    rs.switchTimer = undefined;
+  private switchActive(st: DepState, rs: RevState): void {
+    rs.pendingSwitch = this.cancel(rs.pendingSwitch);
     const mode = this.activeSwitch;
-    if (mode === 'immediate') return this.setActive(st, rs, at);
+    if (mode === 'immediate') return this.setActive(st, rs);
     if (mode === 'never') return;
-    rs.switchTimer = setTimeout(() => {
-      rs.switchTimer = undefined;
-      this.setActive(st, rs, Date.now());
-    }, mode.delayMs * this.timeScale);
-    rs.switchTimer.unref();
+    rs.pendingSwitch = this.schedule(mode.delayMs * this.timeScale, () => {
+      rs.pendingSwitch = undefined;
+      this.setActive(st, rs);
+    });
   }
 
-  private setActive(st: DepState, rs: RevState, at: number): void {
+  private setActive(st: DepState, rs: RevState): void {
     st.dep.active_revision_id = rs.rev.id;
     st.dep.status = 'READY';
-    st.dep.updated_at = isoTime(at);
-  }
-
-  private stopTimers(): void {
-    for (const st of this.deps) {
-      for (const rs of st.revs.values()) {
-        clearTimeout(rs.timer);
-        clearTimeout(rs.switchTimer);
-      }
-    }
+    st.dep.updated_at = isoTime(this.wall());
   }
 
   // --- HTTP ------------------------------------------------------------------------------------
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const at = Date.now();
+    const arrived = this.clock.now();
+    const at = this.clock.wall();
     let raw: string;
     try {
       raw = await readBody(req);
@@ -920,12 +997,17 @@ export class Simulator {
     };
     this.requests.push(rec);
     const ctx: Ctx = { rec, raw, jsonError };
-    const send = (r: Reply) => this.send(res, rec, r);
+    const send = (r: Reply) => this.send(res, rec, r, arrived);
 
-    const limited = this.rateLimited(at);
+    const limited = this.rateLimited(arrived);
     if (limited) return send(limited);
-    const f = this.takeFault(rec);
+    const f = this.takeFault(rec, arrived);
     if (!f) return send(this.handle(ctx));
+    try {
+      this.advance(); // `stale` and `concurrent` below read and change the state before handle() does
+    } catch (e) {
+      return send(this.crash(e));
+    }
 
     const target = this.writeTarget(rec);
     if (f.concurrent?.when === 'before' && target) this.concurrentWrite(target, f.concurrent);
@@ -937,20 +1019,13 @@ export class Simulator {
       if (real && real.status < 300) real = { ...real, body: wireDeployment(target.dep) };
     }
     if (before !== undefined && real && real.status < 300) real = { ...real, body: before };
-    if (f.delayMs) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          this.delays.delete(t);
-          resolve();
-        }, f.delayMs);
-        this.delays.add(t);
-      });
-    }
+    if (f.delayMs && !(await this.park(res, f.delayMs))) return;
     if (f.reset) {
       req.socket.destroy();
     } else if (f.hang) {
       this.held.add(req.socket);
       req.socket.once('close', () => this.held.delete(req.socket));
+      await this.park(res);
     } else if (f.status !== undefined || f.body !== undefined || f.rawBody !== undefined) {
       const status = f.status ?? 200;
       const { headers, retryAfterDateMs } = f;
@@ -978,7 +1053,32 @@ export class Simulator {
     }
   }
 
-  /** The 429 to answer when the request at `at` is beyond `rateLimit`; otherwise counts it in the window. */
+  /**
+   * Holds a request for `ms` on the clock, or until its socket closes (no `ms`: a hang), counted in `parked`.
+   * Answers whether the wait ran its course (false: the socket closed or the simulator did).
+   */
+  private async park(res: ServerResponse, ms?: number): Promise<boolean> {
+    if (res.destroyed) return false; // its 'close' has been and gone
+    const stop = new AbortController();
+    const onClose = () => stop.abort();
+    res.once('close', onClose);
+    this.unpark.add(stop);
+    this.parked += 1;
+    try {
+      if (ms === undefined)
+        await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
+      else await this.clock.sleep(ms, stop.signal);
+      return !stop.signal.aborted;
+    } catch {
+      return false;
+    } finally {
+      this.parked -= 1;
+      this.unpark.delete(stop);
+      res.off('close', onClose);
+    }
+  }
+
+  /** The 429 to answer when the request at `at` (monotonic) is beyond `rateLimit`; otherwise counts it in the window. */
   private rateLimited(at: number): Reply | undefined {
     const limit = this.rateLimit;
     if (!limit) return undefined;
@@ -1002,7 +1102,7 @@ export class Simulator {
   }
 
   private concurrentWrite(st: DepState, write: ConcurrentWrite): void {
-    st.dep.updated_at = isoTime();
+    st.dep.updated_at = isoTime(this.wall());
     this.newRevision(
       st,
       st.dep.source,
@@ -1011,8 +1111,7 @@ export class Simulator {
     );
   }
 
-  private takeFault(rec: RecordedRequest): Fault | undefined {
-    const now = Date.now();
+  private takeFault(rec: RecordedRequest, now: number): Fault | undefined {
     this.faults = this.faults.filter((f) => f.endsAt > now);
     const i = this.faults.findIndex(
       (f) =>
@@ -1028,14 +1127,14 @@ export class Simulator {
     return f;
   }
 
-  private send(res: ServerResponse, rec: RecordedRequest, r: Reply): void {
+  private send(res: ServerResponse, rec: RecordedRequest, r: Reply, arrived: number): void {
     if (res.destroyed || res.headersSent) return;
     rec.status = r.status;
     this.answered.set(r.status, (this.answered.get(r.status) ?? 0) + 1);
-    this.onAnswer?.(rec, Date.now() - rec.at);
+    this.onAnswer?.(rec, this.clock.now() - arrived);
     const payload = r.raw ?? (r.body === undefined ? '' : JSON.stringify(r.body));
     // The Date on this simulator's (skewed) clock, whole seconds as HTTP dates are, and Retry-After against it.
-    const date = Math.floor((Date.now() + this.dateSkewMs) / 1000) * 1000;
+    const date = Math.floor((this.clock.wall() + this.dateSkewMs) / 1000) * 1000;
     res.writeHead(r.status, {
       'content-type': r.contentType ?? 'application/json',
       'content-length': Buffer.byteLength(payload),
@@ -1055,6 +1154,7 @@ export class Simulator {
 
   private handle(ctx: Ctx): Reply {
     try {
+      this.advance();
       return this.route(ctx);
     } catch (e) {
       return e instanceof Reject ? e.reply : this.crash(e);
@@ -1311,7 +1411,7 @@ export class Simulator {
     }
 
     const id = randomUUID();
-    const now = isoTime();
+    const now = isoTime(this.wall());
     const dep: Deployment = {
       name: body.name,
       source: src,
@@ -1354,7 +1454,7 @@ export class Simulator {
     dep.source_config = mergeNonNull(dep.source_config, body.source_config);
     if (body.secrets != null) dep.secrets = body.secrets;
     if (body.secret_references != null) dep.secret_references = body.secret_references;
-    dep.updated_at = isoTime();
+    dep.updated_at = isoTime(this.wall());
     const revFields = Object.values(body.source_revision_config ?? {}).some((v) => v != null);
     const wantsRevision = revFields || body.secrets != null || body.secret_references != null;
     if (this.patchCreatesRevision && wantsRevision) {
@@ -1407,7 +1507,7 @@ export class Simulator {
     if (!Array.isArray(found)) return found;
     const [, rs] = found;
     // Not visible yet to reads: the same answer as for a revision that does not exist.
-    if (performance.now() < rs.visibleAt) return detail(404, `Revision ID ${rs.rev.id} not found.`);
+    if (this.now() < rs.visibleAt) return detail(404, `Revision ID ${rs.rev.id} not found.`);
     return json(200, rs.rev);
   }
 
@@ -1453,7 +1553,7 @@ export class Simulator {
       }
       t.is_default = body.is_default;
     }
-    t.updated_at = isoTime();
+    t.updated_at = isoTime(this.wall());
     return json(200, t);
   }
 }

@@ -1,0 +1,107 @@
+import type { Deployment, Revision } from '../service/schemas.ts';
+
+export type Result =
+  | 'deployed'
+  | 'failed'
+  | 'timed-out'
+  | 'skipped'
+  | 'no-change'
+  | 'submitted'
+  | 'rolled-back'
+  | 'updated'
+  | 'planned'
+  | 'unhealthy';
+
+export interface TimelineEntry {
+  status: string;
+  /** When the status was first seen (ms on the run's monotonic clock); the first one starts at the trigger. */
+  since: number;
+  /** When the next status was seen, or the last read for the final one. */
+  until: number;
+}
+
+export interface Plan {
+  action: 'create' | 'update' | 'redeploy';
+  method: string;
+  path: string;
+  /** The request body with secret values replaced. */
+  body?: unknown;
+  /** For updates: the fields the request sets. */
+  changes: string[];
+  /** verify-url as it would be checked, or why it cannot be resolved yet. */
+  verify?: { url?: string; problem?: string };
+}
+
+export interface Rollback {
+  revisionId: string;
+  status?: string;
+  ok: boolean;
+}
+
+/** What checking verify-url found. */
+export interface Verification {
+  url: string;
+  ok: boolean;
+  attempts: number;
+  /** From the first attempt to the first 2xx answer. */
+  okAfterMs?: number;
+  /** The last answer that was not 2xx: a status line, a redirect's target, or a network error. */
+  lastAnswer?: string;
+}
+
+/** How a run ends: its result, and for a failure where it broke and what to look at next. */
+export interface Verdict {
+  result: Result;
+  ok: boolean;
+  failure?: { phase: string; message: string; next?: string };
+}
+
+/**
+ * What a run learned, written as it goes by the command and the steps that follow its write (follow, write), so the
+ * run can turn it into outputs and a summary also when it fails or is cancelled half-way. The wait, the active check,
+ * verify and the rollback only return what they saw.
+ */
+export interface RunReport {
+  /** Absent when the inputs could not be read. */
+  command?: string;
+  result?: Result;
+  ok: boolean;
+  deployment?: Deployment;
+  created: boolean;
+  revisionCreated: boolean;
+  previousRevisionId?: string;
+  revisionId?: string;
+  revision?: Revision;
+  timeline: TimelineEntry[];
+  /** When the wait started and ended, on the run's monotonic clock (set together). */
+  waitStarted?: number;
+  waitEnded?: number;
+  /** The phase that failed and what to look at next. */
+  failure?: { phase: string; message: string; next?: string };
+  plan?: Plan;
+  rollback?: Rollback;
+  verification?: Verification;
+  cancelled?: boolean;
+  /** A write sent whose outcome this run does not know yet: what a cancel now leaves possibly applied. */
+  pendingWrite?: PendingWrite;
+  /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
+  phase?: string;
+  notes: string[];
+}
+
+export interface PendingWrite {
+  /** "PATCH /v2/deployments/…" */
+  request: string;
+  /** Where to look: "deployment 'my-agent' (…)". */
+  check: string;
+}
+
+export function newReport(command?: string): RunReport {
+  return { command, ok: false, created: false, revisionCreated: false, timeline: [], notes: [] };
+}
+
+export function conclude(report: RunReport, verdict: Verdict): void {
+  report.result = verdict.result;
+  report.ok = verdict.ok;
+  report.failure = verdict.failure;
+}

@@ -1,0 +1,133 @@
+// Whole runs as a user reads them: a result and a summary on every run, and the usual mistakes of a new user (issue
+// 11) ending in one message that points at the fix.
+import { describe, expect, it } from 'vitest';
+import { runInProcess, useWorld } from '../helpers/run.ts';
+import { baseInputs, codehostInputs } from '../helpers/setup.ts';
+
+const world = useWorld();
+const codehost = (name: string, extra: Record<string, string> = {}) =>
+  codehostInputs(world.sim, name, extra);
+
+describe('the summary', () => {
+  it('writes a readable summary: result, ids, ref, commit and the status timeline', async () => {
+    const { sim } = world;
+    const target = sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([
+      { status: 'QUEUED', ms: 400 },
+      { status: 'BUILDING', ms: 1000 },
+      { status: 'DEPLOYING', ms: 1000 },
+      { status: 'DEPLOYED' },
+    ]);
+
+    const run = await runInProcess(world, { inputs: codehost('my-agent') });
+
+    expect(run.code).toBe(0);
+    const s = run.summary;
+    expect(s).toContain('### ✅ Deployed: my-agent');
+    expect(s).toContain(`| Deployment | my-agent (\`${target.id}\`) |`);
+    expect(s).toContain(`| Revision | \`${run.outputs['revision-id']}\` (new) |`);
+    expect(s).toContain('| Ref | `main` |');
+    expect(s).toContain(`| Commit | \`${run.outputs['commit-sha']}\` |`);
+    // Reads 0.25 s, 0.75 s, 1.75 s and 2.75 s after the PATCH (gaps growing to poll-interval), on the fake clock.
+    expect(s).toContain(
+      [
+        '| `QUEUED` | +0.0 s | 0.8 s |',
+        '| `BUILDING` | +0.8 s | 1.0 s |',
+        '| `DEPLOYING` | +1.8 s | 1.0 s |',
+        '| `DEPLOYED` | +2.8 s | — |',
+      ].join('\n'),
+    );
+    expect(s).toContain('| Waited | 2.8 s |');
+  });
+});
+
+describe('errors that point at the cause', () => {
+  it('a base-url with a path of its own names base-url and the full URL requested; nothing is written', async () => {
+    const { sim } = world;
+    sim.addDeployment({ name: 'my-agent' });
+
+    const run = await runInProcess(world, {
+      inputs: codehost('my-agent', { 'base-url': `${sim.url}/api` }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain(`GET ${sim.url}/api/v2/deployments failed: HTTP 404`);
+    expect(run.errors[0]).toContain('Check base-url');
+    expect(run.errors[0]).not.toContain('Check the id');
+    expect(sim.writes()).toEqual([]);
+  });
+
+  it("reduces a proxy's HTML error page to its content type and title", async () => {
+    const { sim } = world;
+    sim.fault({
+      method: 'GET',
+      status: 404,
+      contentType: 'text/html; charset=utf-8',
+      rawBody: `<!DOCTYPE html><html><head><title>404 Not Found</title><style>${'b{}'.repeat(500)}</style></head><body><h1>nginx</h1></body></html>`,
+    });
+
+    const run = await runInProcess(world, { inputs: codehost('my-agent') });
+
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain(
+      'an HTML page (text/html; charset=utf-8, titled "404 Not Found")',
+    );
+    expect(run.errors[0]).toContain('Check base-url');
+    expect(run.errors[0]).not.toContain('<');
+    expect(run.errors[0]!.length).toBeLessThan(400);
+  });
+
+  it('a timeout given in seconds is named with its value', async () => {
+    const { sim } = world;
+    sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([{ status: 'BUILDING' }]);
+
+    const run = await runInProcess(world, { inputs: codehost('my-agent', { timeout: '3' }) });
+
+    expect(run.outputs.result).toBe('timed-out');
+    expect(run.errors[0]).toContain('was still BUILDING when timeout 3s ran out');
+    expect(run.ms).toBe(3000);
+  });
+
+  it('a source mismatch caused by image-uri names image-uri', async () => {
+    const { sim } = world;
+    sim.addDeployment({ name: 'my-agent' });
+
+    const run = await runInProcess(world, {
+      inputs: baseInputs(sim, { name: 'my-agent', 'image-uri': 'registry.example/agent:1' }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.errors[0]).toContain(
+      "has source 'codehost', but image-uri implies source 'external_docker'",
+    );
+    expect(run.errors[0]).toContain('Drop image-uri');
+    expect(sim.writes()).toEqual([]);
+  });
+});
+
+describe('a result and a summary on every run', () => {
+  it('a 401 gives result=failed and a summary that says what to check', async () => {
+    const run = await runInProcess(world, {
+      inputs: codehost('my-agent', { 'api-key': 'wrong-key' }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(run.summary).toContain('### ❌ Failed: my-agent');
+    expect(run.summary).toContain('HTTP 401');
+    expect(run.summary).toContain('api-key');
+  });
+
+  it('an invalid input gives result=failed and a summary naming the input and the accepted form', async () => {
+    const run = await runInProcess(world, { inputs: codehost('my-agent', { wait: 'yes' }) });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(run.summary).toContain('Input \'wait\': "yes" is not a boolean; use true or false.');
+    expect(run.summary).toContain('Failed in: inputs');
+    expect(world.sim.requests).toEqual([]);
+  });
+});
