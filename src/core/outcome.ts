@@ -67,9 +67,18 @@ export function noRollbackAfterTimeout(revisionId: string, previous: string | un
 export const NOTHING_TO_ROLL_BACK =
   'No rollback: no other revision was active before this run, so there is nothing to go back to.';
 
+/**
+ * Why a revision that is DEPLOYED and serving is still not what the run asked for: a clause that follows "Revision
+ * <id>", where it broke, and what to look at next.
+ */
+export interface Mismatch {
+  why: string;
+  where: { phase: string; next: string };
+}
+
 /** The verdict after a rollback: always a failed step, `rolled-back` when the old revision is live again. */
 export function afterRollback(
-  broken: { revisionId: string; status: string; why: string },
+  broken: { revisionId: string; status: string; why: string; where?: Mismatch['where'] },
   previous: string,
   rollback: Rollback & { problem?: string; timedOut: boolean },
   limit: string,
@@ -83,7 +92,7 @@ export function afterRollback(
     : rollback.timedOut
       ? `was still ${rollback.status ?? 'unknown'} when ${limit} ran out`
       : `ended ${rollback.status ?? 'unknown'}`;
-  const { phase, next } = diagnose(broken.status);
+  const { phase, next } = broken.where ?? diagnose(broken.status);
   return rollback.ok
     ? failed(
         'rolled-back',
