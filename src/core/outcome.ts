@@ -76,6 +76,23 @@ export interface Mismatch {
   where: { phase: string; next: string };
 }
 
+/** command promote: the target's new revision was built from `built`, not the commit promoted. */
+export function otherCommit(
+  built: string | null | undefined,
+  promoted: { commit: string; fromName: string; revisionId: string },
+): Mismatch {
+  const want = `commit ${promoted.commit} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+  return {
+    why: built
+      ? `was built from commit ${built}, not from ${want}`
+      : `is DEPLOYED, but the service gives no repo_commit_sha for it, so it cannot be shown to be ${want}`,
+    where: {
+      phase: 'build',
+      next: 'The service built another commit than the one sent as repo_ref: check that the target builds from the same repository as the source, and that the service takes a commit sha as repo_ref (see "Promote" in docs/decisions.md).',
+    },
+  };
+}
+
 /** The verdict after a rollback: always a failed step, `rolled-back` when the old revision is live again. */
 export function afterRollback(
   broken: { revisionId: string; status: string; why: string; where?: Mismatch['where'] },
