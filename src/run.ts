@@ -108,7 +108,7 @@ async function execute(
     writes: command.writes,
     dryRun: settings.dryRun,
     target: target && describeTarget(target),
-    customUrl: settings.command === 'deploy' ? settings.customUrl : undefined,
+    customUrl: 'customUrl' in settings ? settings.customUrl : undefined,
     environment: settings.environment,
     prComment: settings.prComment,
     time: clock.time,

@@ -1,5 +1,5 @@
-import { follow } from '../deploy/follow.ts';
-import { findById, findByName } from '../deploy/lookup.ts';
+import { type Expectation, follow } from '../deploy/follow.ts';
+import { findByName, findTarget } from '../deploy/lookup.ts';
 import { success } from '../core/outcome.ts';
 import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
@@ -31,20 +31,28 @@ export const deploy: Command<DeploySettings> = {
 };
 
 async function deployRun(ctx: CommandContext, settings: DeploySettings): Promise<void> {
-  const { client, report } = ctx;
-  report.phase = 'lookup';
+  ctx.report.phase = 'lookup';
+  return deployTo(ctx, settings, await findTarget(ctx.client, settings.target));
+}
+
+/**
+ * Deploy after the lookup: creates the target when `existing` (the lookup's answer) is undefined, else updates it,
+ * then follows the revision, which must also meet `expect` when given. Every check that needs no write comes first.
+ */
+export async function deployTo(
+  ctx: CommandContext,
+  settings: DeploySettings,
+  existing: Deployment | undefined,
+  expect?: Expectation,
+): Promise<void> {
   const { target } = settings;
-  let existing =
-    target.id === undefined
-      ? await findByName(client, target.name)
-      : await findById(client, target);
   const listener = settings.listener
-    ? await resolveListener(client, settings.listener, settings.k8sNamespace)
+    ? await resolveListener(ctx.client, settings.listener, settings.k8sNamespace)
     : undefined;
   // Not created by this run after all (another change made one of that name meanwhile): updated as found.
   if (!existing && target.id === undefined)
-    existing = await create(ctx, settings, target.name, listener);
-  if (existing) return update(ctx, settings, existing, listener);
+    existing = await create(ctx, settings, target.name, listener, expect);
+  if (existing) return update(ctx, settings, existing, listener, expect);
 }
 
 /** Creates the deployment and follows it; answers another change's deployment of that name, to update instead. */
@@ -53,6 +61,7 @@ async function create(
   settings: DeploySettings,
   name: string,
   listener: Listener | undefined,
+  expect: Expectation | undefined,
 ): Promise<Deployment | undefined> {
   const { client, report, log } = ctx;
   if (!settings.create) {
@@ -80,6 +89,7 @@ async function create(
   await follow(ctx, settings, deployment, {
     revisionId: deployment.latest_revision_id ?? undefined,
     check: verifyCheck(settings, verify),
+    expect,
   });
 }
 
@@ -88,6 +98,7 @@ async function update(
   settings: DeploySettings,
   existing: Deployment,
   listener: Listener | undefined,
+  expect: Expectation | undefined,
 ): Promise<void> {
   const { report, log } = ctx;
   report.deployment = existing;
@@ -130,6 +141,7 @@ async function update(
   return follow(ctx, settings, written.deployment, {
     revisionId: written.revisionId,
     check: verifyCheck(settings, verify),
+    expect,
   });
 }
 

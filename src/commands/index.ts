@@ -6,6 +6,7 @@ import type { Result } from '../core/report.ts';
 import type { FollowContext } from '../deploy/follow.ts';
 import { type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
 import { deploy } from './deploy.ts';
+import { promote } from './promote.ts';
 import { redeploy } from './redeploy.ts';
 import { status } from './status.ts';
 import { tokenMetadata } from './token-metadata.ts';
@@ -27,6 +28,7 @@ export interface Command<S> {
 export const COMMANDS = {
   deploy,
   redeploy,
+  promote,
   status,
   'token-metadata': tokenMetadata,
 };

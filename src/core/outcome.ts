@@ -67,9 +67,35 @@ export function noRollbackAfterTimeout(revisionId: string, previous: string | un
 export const NOTHING_TO_ROLL_BACK =
   'No rollback: no other revision was active before this run, so there is nothing to go back to.';
 
+/**
+ * Why a revision that is DEPLOYED and serving is still not what the run asked for: a clause that follows "Revision
+ * <id>", where it broke, and what to look at next.
+ */
+export interface Mismatch {
+  why: string;
+  where: { phase: string; next: string };
+}
+
+/** command promote: the target's new revision was built from `built`, not the commit promoted. */
+export function otherCommit(
+  built: string | null | undefined,
+  promoted: { commit: string; fromName: string; revisionId: string },
+): Mismatch {
+  const want = `commit ${promoted.commit} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+  return {
+    why: built
+      ? `was built from commit ${built}, not from ${want}`
+      : `is DEPLOYED, but the service gives no repo_commit_sha for it, so it cannot be shown to be ${want}`,
+    where: {
+      phase: 'build',
+      next: 'The service built another commit than the one sent as repo_ref: check that the target builds from the same repository as the source, and that the service takes a commit sha as repo_ref (see "Promote" in docs/decisions.md).',
+    },
+  };
+}
+
 /** The verdict after a rollback: always a failed step, `rolled-back` when the old revision is live again. */
 export function afterRollback(
-  broken: { revisionId: string; status: string; why: string },
+  broken: { revisionId: string; status: string; why: string; where?: Mismatch['where'] },
   previous: string,
   rollback: Rollback & { problem?: string; timedOut: boolean },
   limit: string,
@@ -83,7 +109,7 @@ export function afterRollback(
     : rollback.timedOut
       ? `was still ${rollback.status ?? 'unknown'} when ${limit} ran out`
       : `ended ${rollback.status ?? 'unknown'}`;
-  const { phase, next } = diagnose(broken.status);
+  const { phase, next } = broken.where ?? diagnose(broken.status);
   return rollback.ok
     ? failed(
         'rolled-back',

@@ -32,6 +32,17 @@ export interface Plan {
   verify?: { url?: string; problem?: string };
 }
 
+/** command promote: the source deployment and the revision of it this run deploys to the target. */
+export interface Promotion {
+  fromId: string;
+  fromName: string;
+  revisionId: string;
+  /** codehost: the commit sent as repo_ref, which the target's new revision must be built from. */
+  commit?: string;
+  /** docker: the image sent as image_uri, byte for byte. */
+  image?: string;
+}
+
 export interface Rollback {
   revisionId: string;
   status?: string;
@@ -79,6 +90,7 @@ export interface RunReport {
   /** The phase that failed and what to look at next. */
   failure?: { phase: string; message: string; next?: string };
   plan?: Plan;
+  promotion?: Promotion;
   rollback?: Rollback;
   verification?: Verification;
   cancelled?: boolean;

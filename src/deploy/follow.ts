@@ -1,11 +1,11 @@
 // After a write that made (or chose) a revision: wait for it, check the deployment serves it and the agent answers,
-// roll back when asked, and conclude the run. Shared by deploy and redeploy.
+// roll back when asked, and conclude the run. Shared by deploy, redeploy and promote.
 import type { FollowSettings } from '../inputs/index.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Transport } from '../service/transport.ts';
 import { DeployError } from '../service/errors.ts';
-import type { Deployment } from '../service/schemas.ts';
+import type { Deployment, Revision } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
 import { withoutQuery } from '../shared/url.ts';
 import { confirmActive, reread } from './active.ts';
@@ -13,6 +13,7 @@ import {
   afterRollback,
   diagnose,
   failed,
+  type Mismatch,
   NOTHING_TO_ROLL_BACK,
   noRollbackAfterTimeout,
   settle,
@@ -31,16 +32,23 @@ export interface FollowContext {
   transport: Transport;
 }
 
+/** What a command asks of its revision beyond DEPLOYED and serving (promote: its commit); undefined when it is so. */
+export type Expectation = (revision: Revision) => Mismatch | undefined;
+
 /**
  * Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. `check` is
  * verify-url as resolved before the write (verifyCheck): never re-resolved against the custom_url the service
- * answers after it.
+ * answers after it. A revision that misses `expect` fails like one that ends unhealthy (and is rolled back so).
  */
 export async function follow(
   ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   written: Deployment,
-  { revisionId, check }: { revisionId: string | undefined; check?: VerifyCheck },
+  {
+    revisionId,
+    check,
+    expect,
+  }: { revisionId: string | undefined; check?: VerifyCheck; expect?: Expectation },
 ): Promise<void> {
   const { client, report, log, transport } = ctx;
   report.deployment = written;
@@ -130,6 +138,25 @@ export async function follow(
     log.info(note);
     report.notes.push(note);
   }
+  // Live but wrong: failed, and rolled back when asked, like a revision that never answers verify-url.
+  const liveButBroken = (why: string, verdict: Verdict, where?: Mismatch['where']) =>
+    settings.rollbackOnFailure
+      ? rollbackAndConclude(
+          ctx,
+          settings,
+          { deployment: serving.deployment, revisionId },
+          { why, status: 'DEPLOYED', verdict, where },
+        )
+      : conclude(report, verdict);
+
+  const mismatch = watch.revision && expect?.(watch.revision);
+  if (mismatch) {
+    return liveButBroken(
+      mismatch.why,
+      failed('failed', `Revision ${revisionId} ${mismatch.why}.`, mismatch.where),
+      mismatch.where,
+    );
+  }
 
   if (check) {
     report.phase = 'verify';
@@ -143,19 +170,10 @@ export async function follow(
     report.verification = seen;
     if (!seen.ok) {
       const why = `is DEPLOYED but ${withoutQuery(url)} did not answer 2xx within verify-timeout ${compact(timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
-      const verdict = failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED'));
-      if (settings.rollbackOnFailure)
-        return rollbackAndConclude(
-          ctx,
-          settings,
-          { deployment: serving.deployment, revisionId },
-          {
-            why,
-            status: 'DEPLOYED',
-            verdict,
-          },
-        );
-      return conclude(report, verdict);
+      return liveButBroken(
+        why,
+        failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED')),
+      );
     }
   }
   conclude(report, success('deployed'));
@@ -177,10 +195,10 @@ async function rollbackAndConclude(
   ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   { deployment, revisionId }: { deployment: Deployment; revisionId: string },
-  broken: { why: string; status: string; verdict: Verdict },
+  broken: { why: string; status: string; verdict: Verdict; where?: Mismatch['where'] },
 ): Promise<void> {
   const { client, report, log } = ctx;
-  const { why, status } = broken;
+  const { why, status, where } = broken;
   const previous = report.previousRevisionId;
   if (!previous || previous === revisionId) {
     report.notes.push(NOTHING_TO_ROLL_BACK);
@@ -203,5 +221,8 @@ async function rollbackAndConclude(
   );
   report.rollback = { revisionId: end.revisionId, status: end.status, ok: end.ok };
   report.deployment = (await reread(client, deployment.id, log)) ?? report.deployment;
-  conclude(report, afterRollback({ revisionId, status, why }, previous, end, window.clock.limit));
+  conclude(
+    report,
+    afterRollback({ revisionId, status, why, where }, previous, end, window.clock.limit),
+  );
 }

@@ -43,6 +43,10 @@ export interface Inputs {
   deploymentId?: string;
   revisionId?: string;
   tokenId?: string;
+  /** command promote: the source deployment, a name or a uuid. */
+  from?: string;
+  /** Whether repo-ref was given (deploy.repoRef falls back to the host's ref). */
+  repoRefGiven: boolean;
   metadata: { provider_account_label?: string; is_default?: boolean };
   /** The host's word for a run whose default ref its change's author would choose (HostContext.untrustedHead). */
   untrustedHead?: string;
@@ -140,6 +144,8 @@ export async function readInputs(
     deploymentId: one('deployment-id', uuid.optional()),
     revisionId: one('revision-id', uuid.optional()),
     tokenId: one('token-id', tokenIdValue.optional()),
+    from: text('from'),
+    repoRefGiven: text('repo-ref') !== undefined,
     metadata: given({
       provider_account_label: text('provider-account-label'),
       is_default: one('is-default', bool.optional()),
@@ -171,7 +177,8 @@ export function targetRef({ command, name, deploymentId }: Inputs): DeploymentRe
   );
 }
 
-function checkDeploy(s: DeploySettings, untrustedHead: string | undefined): void {
+/** The checks of settings for a deploy that no request can change (promote checks its resolved ones too). */
+export function checkDeploy(s: DeploySettings, untrustedHead?: string): void {
   if (s.source === 'codehost' && !s.repoRef && untrustedHead) {
     throw new InputError(
       'repo-ref',

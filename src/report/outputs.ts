@@ -17,6 +17,8 @@ export function outputsOf(report: RunReport): Record<string, string> {
     result: report.result,
     duration: waitedSeconds(report)?.toString(),
     verified: report.verification && String(report.verification.ok),
+    'promoted-from': report.promotion?.fromId,
+    'source-revision-id': report.promotion?.revisionId,
   };
   return Object.fromEntries(
     Object.entries(out).filter((e): e is [string, string] => e[1] !== undefined),

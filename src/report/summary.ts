@@ -1,5 +1,5 @@
 import { afterCancel } from '../core/outcome.ts';
-import type { Result, RunReport, Verification } from '../core/report.ts';
+import type { Promotion, Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
@@ -119,6 +119,7 @@ function resultTable(report: RunReport, context: SummaryContext): string[] {
       'Deployment',
       d && `${esc(d.name)} (${code(d.id)})${report.created ? ', created by this run' : ''}`,
     ],
+    ['Promoted from', report.promotion && promotedFrom(report.promotion)],
     ['Deployment status', d && code(d.status)],
     [
       readOnly ? 'Latest revision' : 'Revision',
@@ -208,6 +209,12 @@ function plan(report: RunReport, context: SummaryContext): string[] {
       '',
     );
   return lines;
+}
+
+/** "staging (revision `…`, commit `…`)": what command promote deployed, and from where. */
+function promotedFrom(p: Promotion): string {
+  const what = p.commit ? `commit ${code(p.commit)}` : `image ${code(p.image ?? '')}`;
+  return `${esc(p.fromName)} (revision ${code(p.revisionId)}, ${what})`;
 }
 
 function verified(v: Verification): string {

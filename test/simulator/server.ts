@@ -294,6 +294,9 @@ function sha(): string {
   return randomBytes(20).toString('hex');
 }
 
+/** A ref that names a commit by its full sha (SHA-1 or SHA-256). */
+const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -525,6 +528,12 @@ export class Simulator {
   timelines: TimelineStep[][] = [];
   defaultTimeline: TimelineStep[] = [...DEFAULT_TIMELINE];
   patchCreatesRevision = true;
+  /**
+   * The commits the next new codehost revisions are built from, in order, whatever their ref says (a branch that
+   * moved, a service that built another commit). When it is empty, a ref that is a full commit sha builds that
+   * commit, and any other ref a new one. A redeploy's rebuild keeps its revision's commit and takes none.
+   */
+  builtCommits: string[] = [];
   redeployMode: 'same-revision' | 'new-revision' = 'same-revision';
   paging: 'normal' | 'stuck-offset' | 'repeat-page' = 'normal';
   /** The most resources a page holds whatever `limit` asks (a server that caps its pages). */
@@ -627,6 +636,7 @@ export class Simulator {
     this.timelines = [];
     this.defaultTimeline = [...DEFAULT_TIMELINE];
     this.patchCreatesRevision = true;
+    this.builtCommits = [];
     this.redeployMode = 'same-revision';
     this.paging = 'normal';
     this.pageCap = undefined;
@@ -889,13 +899,15 @@ export class Simulator {
     timeline: TimelineStep[],
     srcRevConfig: object,
     createdAt = isoTime(this.wall()),
+    commit?: string | null,
   ): Revision {
     const base = st.revs.get(st.dep.latest_revision_id ?? '')?.rev.source_revision_config;
     const config: SourceRevisionConfig = mergeNonNull(
       base ?? st.dep.source_revision_config,
       srcRevConfig,
     );
-    config.repo_commit_sha = st.dep.source === 'codehost' ? sha() : null;
+    config.repo_commit_sha =
+      st.dep.source !== 'codehost' ? null : commit === undefined ? this.commitOf(config) : commit;
     const rev: Revision = {
       id: randomUUID(),
       created_at: createdAt,
@@ -909,6 +921,12 @@ export class Simulator {
     this.makeLatest(st, rs);
     this.runTimeline(st, rs, timeline);
     return rev;
+  }
+
+  /** The commit a new codehost revision of `config` is built from (see builtCommits). */
+  private commitOf(config: SourceRevisionConfig): string {
+    const ref = config.repo_ref ?? '';
+    return this.builtCommits.shift() ?? (COMMIT_SHA.test(ref) ? ref.toLowerCase() : sha());
   }
 
   private makeLatest(st: DepState, rs: RevState): void {
@@ -1486,15 +1504,15 @@ export class Simulator {
     if (!Array.isArray(found)) return found;
     const [st, rs] = found;
     if (this.redeployMode === 'new-revision') {
-      const rev = this.newRevision(
+      // A rebuild of the same config keeps the commit it was built from.
+      this.newRevision(
         st,
         rs.rev.source,
         this.takeTimeline(),
         rs.rev.source_revision_config,
+        undefined,
+        rs.rev.source_revision_config.repo_commit_sha,
       );
-      // A rebuild of the same config keeps the commit it was built from.
-      rev.source_revision_config.repo_commit_sha = rs.rev.source_revision_config.repo_commit_sha;
-      st.dep.source_revision_config.repo_commit_sha = rev.source_revision_config.repo_commit_sha;
     } else {
       this.makeLatest(st, rs);
       this.runTimeline(st, rs, this.takeTimeline());
