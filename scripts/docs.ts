@@ -4,7 +4,7 @@
 //   <!-- BEGIN inputs (generated from action.yml by npm run docs): command, base-url -->   only these, in this order
 //   <!-- END inputs -->
 // and the same with `outputs`. `npm run docs -- --check` changes nothing and fails, naming the files, when one is
-// not what npm run docs would write (test/docs.test.ts checks the same).
+// not what npm run docs would write (test/repo/docs.test.ts checks the same).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

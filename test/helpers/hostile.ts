@@ -2,11 +2,14 @@
 // field types (uuids where it says uuid, required fields present), but every free-text field the action may print
 // carries payloads aimed at the job log, Markdown and mentions, and echoes the API key and secret values the
 // service received, in the encodings a careless redaction misses. Also the bounds: endless, huge and deep bodies,
-// and a listing that pages forever. In-process on 127.0.0.1, recording every request.
+// and a listing that pages forever. In-process on 127.0.0.1, recording every request; what it holds, it holds on
+// the clock it is given (a world's FakeClock, counted in `parked`), so in-process runs keep their exact time.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { type Clock, systemClock } from '../../src/shared/clock.ts';
 import type { RecordedRequest } from '../simulator/server.ts';
 import { Loopback, LoopbackFake, useFake } from './loopback.ts';
+import type { World } from './run.ts';
 
 /** Text aimed at the runner's log, at Markdown and HTML, and at @mentions. */
 export const PAYLOADS: readonly string[] = [
@@ -86,7 +89,7 @@ export function markdownEscape(s: string): string {
   return s.replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }
 
-/** What a reply may be: JSON, raw text, a stream the test controls, after a delay. */
+/** What a reply may be: JSON, raw text, a stream the test controls, after a delay (on the service's clock). */
 export interface Reply {
   status?: number;
   body?: unknown;
@@ -160,19 +163,24 @@ export class HostileService extends LoopbackFake {
   padding = '';
   /** The API key and secret values the requests carried, in the order first seen. */
   readonly learned: string[] = [];
+  /** Requests held right now for a reply's `delayMs`: a FakeClock's `busy` lets time move while only these wait. */
+  parked = 0;
 
   private readonly handlers = new Map<Endpoint, Handler>();
+  private readonly clock: Clock;
   private target: Target | undefined;
   private reads = 0;
   private shown = 0;
 
-  private constructor(http: Loopback) {
+  private constructor(http: Loopback, clock: Clock) {
     super(http);
+    this.clock = clock;
     this.reset();
   }
 
-  static async start(): Promise<HostileService> {
-    return new HostileService(await Loopback.start());
+  /** On `clock` (delays), by default the system's. */
+  static async start(clock: Clock = systemClock): Promise<HostileService> {
+    return new HostileService(await Loopback.start(), clock);
   }
 
   /** Back to the defaults: a hostile deployment that exists, unknown hostile statuses, then DEPLOYED. */
@@ -440,8 +448,24 @@ export class HostileService extends LoopbackFake {
     const endpoint = routeOf(rec.method, rec.path);
     if (!endpoint) return this.write(res, { status: 404, body: { detail: this.text('no route') } });
     const reply = this.handlers.get(endpoint)?.(rec) ?? this.defaultReply(endpoint, rec);
-    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply.delayMs) await this.hold(res, reply.delayMs);
     this.write(res, reply);
+  }
+
+  /** Holds a reply `ms` on the clock, counted in `parked`, or until the client goes away. */
+  private async hold(res: ServerResponse, ms: number): Promise<void> {
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    res.once('close', onClose);
+    this.parked++;
+    try {
+      await this.clock.sleep(ms, gone.signal);
+    } catch {
+      // The client went away: write() sees the socket destroyed.
+    } finally {
+      this.parked--;
+      res.off('close', onClose);
+    }
   }
 
   /** What a service can echo: the key it was sent and the secret values of the bodies. */
@@ -585,9 +609,16 @@ export function pagesForever(service: HostileService, delayMs: number): Handler 
   };
 }
 
-/** One hostile service per test file, back to its defaults before each test. */
-export function useHostileService(): { service: HostileService } {
-  return useFake('service', () => HostileService.start());
+/**
+ * One hostile service per test file, back to its defaults before each test, on the world's clock (call it after
+ * useWorld): time moves while only it or the simulator holds a request.
+ */
+export function useHostileService(world: World): { service: HostileService } {
+  return useFake('service', async () => {
+    const service = await HostileService.start(world.clock);
+    world.clock.busy = () => world.transport.inFlight > world.sim.parked + service.parked;
+    return service;
+  });
 }
 
 /** The revision-level values a write's body sent (none for a redeploy). */

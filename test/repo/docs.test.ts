@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { generate, GENERATED_FILES } from '../scripts/docs.ts';
+import { generate, GENERATED_FILES } from '../../scripts/docs.ts';
 
 interface ActionInput {
   description: string;
@@ -19,7 +19,7 @@ interface ActionFile {
   runs: { using: string; main: string };
 }
 
-const root = new URL('../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 const action = parse(readFileSync(new URL('action.yml', root), 'utf8')) as ActionFile;
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
 const readme = read('README.md');

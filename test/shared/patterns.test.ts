@@ -3,23 +3,23 @@
 // 700 KiB), a linear one milliseconds, so a budget of seconds tells them apart on any machine without flaking.
 // A new pattern over data belongs here, with the input that is worst for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/shared/clock.ts';
-import { listDeployments } from '../src/service/calls.ts';
-import { ServiceClient } from '../src/service/client.ts';
-import { HttpError } from '../src/service/errors.ts';
-import { UUID } from '../src/service/schemas.ts';
-import { code, codeBlock, esc, link } from '../src/shared/markdown.ts';
-import { Redactor } from '../src/shared/redact.ts';
-import { collapse, cut, lines, normalise, oneLine, visible } from '../src/shared/text.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import { listDeployments } from '../../src/service/calls.ts';
+import { ServiceClient } from '../../src/service/client.ts';
+import { HttpError } from '../../src/service/errors.ts';
+import { UUID } from '../../src/service/schemas.ts';
+import { code, codeBlock, esc, link } from '../../src/shared/markdown.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { collapse, cut, lines, normalise, oneLine, visible } from '../../src/shared/text.ts';
 import {
   absoluteHttpUrl,
   sameRepoUrl,
   withoutCredentials,
   withoutQuery,
-} from '../src/shared/url.ts';
-import { Sinks } from '../src/core/sinks.ts';
-import { memoryLog, TEST_TRANSPORT } from './helpers/core.ts';
-import { Loopback } from './helpers/loopback.ts';
+} from '../../src/shared/url.ts';
+import { Sinks } from '../../src/core/sinks.ts';
+import { memoryLog, TEST_TRANSPORT } from '../helpers/core.ts';
+import { Loopback } from '../helpers/loopback.ts';
 
 const MB = 1024 * 1024;
 const BUDGET_MS = 2000;

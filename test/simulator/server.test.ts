@@ -1,12 +1,12 @@
+// The simulator as a client of the interface sees it: routing, the status progression, faults, lost answers, rate
+// limits and the active switch. Whatever depends on time runs on a FakeClock, where it is exact; the rest on the
+// system's clock, as npm run simulator and the tests of dist/ run it (cli.test.ts runs the command itself).
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { FakeClock } from './helpers/fake-clock.ts';
-import { Simulator } from './simulator/server.ts';
+import { FakeClock } from '../helpers/fake-clock.ts';
+import { INTEGRATION } from '../helpers/setup.ts';
+import { codehostCreate, waitFor } from '../helpers/simulator-client.ts';
+import { Simulator } from './server.ts';
 
-const INTEGRATION = '11111111-1111-4111-8111-111111111111';
 const MISSING = '00000000-0000-4000-8000-000000000000';
 let sim: Simulator;
 
@@ -50,26 +50,6 @@ async function call(
     parsed = undefined;
   }
   return { status: r.status, text, body: parsed, headers: r.headers };
-}
-
-function codehostCreate(name: string) {
-  return {
-    name,
-    source: 'codehost',
-    source_config: { integration_id: INTEGRATION, repo_url: 'https://codehost.example/acme/agent' },
-    source_revision_config: { repo_ref: 'main', graph_config_path: 'graph.json' },
-    secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-secret' }],
-  };
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 2000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('waitFor timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 async function revisionStatus(depId: string, revId: string): Promise<string> {
@@ -328,13 +308,6 @@ describe('faults', () => {
     expect((await call('GET', '/v2/listeners')).status).toBe(200);
   });
 
-  it('delays an answer', async () => {
-    sim.fault({ delayMs: 80 });
-    const t = Date.now();
-    expect((await call('GET', '/v2/listeners')).status).toBe(200);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(75);
-  });
-
   it('applies the create and then answers 502 (afterEffect)', async () => {
     sim.fault({ method: 'POST', path: '/v2/deployments', status: 502, afterEffect: true });
     const r = await call('POST', '/v2/deployments', codehostCreate('agent-f'));
@@ -409,17 +382,6 @@ describe('lost answers, races and lag (issue 18)', () => {
     ]);
   });
 
-  it('answers 404 for a new revision while it is not visible yet', async () => {
-    const d = sim.addDeployment({ name: 'agent-e' });
-    sim.revisionVisibleAfterMs = 150;
-    const r = await patchRef(d.id, 'feature');
-    const path = `/v2/deployments/${d.id}/revisions/${r.body.latest_revision_id}`;
-
-    expect((await call('GET', path)).status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await call('GET', path)).status).toBe(200);
-  });
-
   it('creates a second deployment of a taken name with duplicateNames', async () => {
     sim.addDeployment({ name: 'agent-d' });
     expect((await call('POST', '/v2/deployments', codehostCreate('agent-d'))).status).toBe(409);
@@ -434,24 +396,6 @@ describe('lost answers, races and lag (issue 18)', () => {
     const r = await call('GET', '/v2/deployments?limit=100&offset=2');
     expect(r.body.resources.map((d: { name: string }) => d.name)).toEqual(['x-2', 'x-3', 'x-4']);
     expect(r.body.offset).toBe(5);
-  });
-
-  it('sends a skewed Date, and a Retry-After date against it; match narrows a fault', async () => {
-    sim.dateSkewMs = 3_600_000;
-    sim.fault({
-      method: 'GET',
-      match: (req) => req.query.limit === '7',
-      status: 503,
-      retryAfterDateMs: 2000,
-    });
-    const plain = await call('GET', '/v2/deployments?limit=1');
-    const r = await call('GET', '/v2/deployments?limit=7');
-
-    expect(plain.status).toBe(200);
-    expect(r.status).toBe(503);
-    const date = Date.parse(r.headers.get('date')!);
-    expect(Math.abs(date - Date.now() - 3_600_000)).toBeLessThan(5000);
-    expect(Date.parse(r.headers.get('retry-after')!) - date).toBe(2000);
   });
 });
 
@@ -515,76 +459,7 @@ describe('repositories, listeners, tokens', () => {
   });
 });
 
-describe('rate limit', () => {
-  it('answers 429 with Retry-After beyond the rate, without processing the write', async () => {
-    const d = sim.addDeployment({ name: 'agent-rl' });
-    sim.rateLimit = { perSecond: 2, retryAfterSeconds: 3 };
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        call('PATCH', `/v2/deployments/${d.id}`, {
-          source_revision_config: { repo_ref: `branch-${i}` },
-        }),
-      ),
-    );
-    const ok = answers.filter((r) => r.status === 200);
-    const limited = answers.filter((r) => r.status === 429);
-    expect(ok.length + limited.length).toBe(10);
-    expect(ok.length).toBeGreaterThanOrEqual(2);
-    expect(limited.length).toBeGreaterThanOrEqual(1);
-    for (const r of limited) {
-      expect(r.body).toEqual({ detail: 'Rate limit exceeded' });
-      expect(r.headers.get('retry-after')).toBe('3');
-    }
-    // One revision per accepted PATCH: the seeded one plus those answered 200.
-    const revs = new Set(ok.map((r) => r.body.latest_revision_id));
-    expect(revs.size).toBe(ok.length);
-    expect(sim.requests).toHaveLength(10);
-    expect(sim.answered.get(200)).toBe(ok.length);
-    expect(sim.answered.get(429)).toBe(limited.length);
-    expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(limited.length);
-  });
-
-  it('lets requests through again once the window has passed, and reset() lifts it', async () => {
-    sim.rateLimit = { perSecond: 1 };
-    expect((await call('GET', '/v2/listeners')).status).toBe(200);
-    const refused = await call('GET', '/v2/listeners');
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await call('GET', '/v2/listeners')).status).toBe(200);
-    sim.reset();
-    expect(sim.rateLimit).toBeUndefined();
-    expect(sim.answered.size).toBe(0);
-    for (let i = 0; i < 3; i++) expect((await call('GET', '/v2/listeners')).status).toBe(200);
-  });
-
-  it('comes before the faults: a refused request does not use one up', async () => {
-    sim.rateLimit = { perSecond: 1 };
-    expect((await call('GET', '/v2/listeners')).status).toBe(200);
-    sim.fault({ status: 500 });
-    expect((await call('GET', '/v2/listeners')).status).toBe(429);
-    sim.rateLimit = undefined;
-    expect((await call('GET', '/v2/listeners')).status).toBe(500);
-    expect((await call('GET', '/v2/listeners')).status).toBe(200);
-  });
-});
-
 describe('time-limited faults', () => {
-  it('answers every match during an outage, then normally once it has ended', async () => {
-    sim.fault({ path: '/v2/listeners', status: 503, forMs: 1500 });
-    for (let i = 0; i < 3; i++) {
-      const r = await call('GET', '/v2/listeners');
-      expect(r.status).toBe(503);
-      expect(r.headers.get('retry-after')).toBeNull();
-    }
-    expect((await call('GET', '/v2/deployments')).status).toBe(200);
-    await waitFor(
-      async () => ((await call('GET', '/v2/listeners')).status === 200 ? 1 : undefined),
-      5000,
-    );
-    expect(sim.answered.get(503)).toBeGreaterThanOrEqual(3);
-  });
-
   it('caps an outage with times, and holds one that starts later', async () => {
     sim.fault({ status: 503, forMs: 60_000, times: 2 });
     expect((await call('GET', '/v2/listeners')).status).toBe(503);
@@ -608,26 +483,6 @@ describe('active revision switching', () => {
     expect(await revisionStatus(depId, r.body.latest_revision_id)).toBe('DEPLOYED');
     return r.body.latest_revision_id;
   }
-
-  it('switches a delay after DEPLOYED; activate() meanwhile drops the pending switch', async () => {
-    sim.activeSwitch = { delayMs: 1000 };
-    const kept = sim.addDeployment({ name: 'agent-kept' });
-    const switched = sim.addDeployment({ name: 'agent-switched' });
-    // Seeded deployments serve their revision at once, whatever activeSwitch says.
-    expect(kept.active_revision_id).toBe(kept.latest_revision_id);
-    const oldKept = kept.active_revision_id!;
-    const oldSwitched = switched.active_revision_id!;
-    // `kept` first: its pending switch is due before `switched`'s.
-    await deployNew(kept.id);
-    const rev = await deployNew(switched.id);
-    expect((await readDeployment(switched.id)).active_revision_id).toBe(oldSwitched);
-    sim.activate(kept.id, oldKept);
-    await waitFor(
-      async () => ((await readDeployment(switched.id)).active_revision_id === rev ? 1 : undefined),
-      5000,
-    );
-    expect((await readDeployment(kept.id)).active_revision_id).toBe(oldKept);
-  });
 
   it('never switches with never; activate() makes a revision active and addRevision supersedes', async () => {
     sim.activeSwitch = 'never';
@@ -707,6 +562,9 @@ describe('on a fake clock', () => {
   }
   const revisionOf = (d: { id: string; latest_revision_id: string }) =>
     send('GET', `/v2/deployments/${d.id}/revisions/${d.latest_revision_id}`);
+  const activeOf = async (id: string) =>
+    (await send('GET', `/v2/deployments?deployment_ids=${id}`)).body.resources[0]
+      .active_revision_id;
 
   it('runs a 10-minute build on the clock: DEPLOYED once the clock has moved past it, with no timer of its own', async () => {
     fake.timelines.push([
@@ -837,6 +695,116 @@ describe('on a fake clock', () => {
     expect(r.headers.get('retry-after')).toBe(new Date(date + 2 * MIN).toUTCString());
   });
 
+  it('answers every match during an outage, then normally once it has ended', async () => {
+    fake.fault({ path: '/v2/listeners', status: 503, forMs: 1500 });
+    for (let i = 0; i < 3; i++) {
+      const r = await send('GET', '/v2/listeners');
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBeNull();
+    }
+    expect((await send('GET', '/v2/deployments')).status).toBe(200);
+    await clock.sleep(1500);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    expect(fake.answered.get(503)).toBe(3);
+  });
+
+  it('answers 429 with Retry-After beyond the rate, without processing the write', async () => {
+    const d = fake.addDeployment({ name: 'agent-rl' });
+    fake.rateLimit = { perSecond: 2, retryAfterSeconds: 3 };
+    // Ten at the same instant: time stands still while they are on the wire.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        send('PATCH', `/v2/deployments/${d.id}`, {
+          source_revision_config: { repo_ref: `branch-${i}` },
+        }),
+      ),
+    );
+    const ok = answers.filter((r) => r.status === 200);
+    const limited = answers.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(2);
+    expect(limited).toHaveLength(8);
+    for (const r of limited) {
+      expect(r.body).toEqual({ detail: 'Rate limit exceeded' });
+      expect(r.headers.get('retry-after')).toBe('3');
+    }
+    // One revision per accepted PATCH: the seeded one plus those answered 200.
+    expect(new Set(ok.map((r) => r.body.latest_revision_id)).size).toBe(2);
+    expect(fake.revisions(d.id)).toHaveLength(3);
+    expect(fake.requests).toHaveLength(10);
+    expect(fake.answered.get(200)).toBe(2);
+    expect(fake.answered.get(429)).toBe(8);
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(8);
+  });
+
+  it('lets requests through again once the window has passed, and reset() lifts it', async () => {
+    fake.rateLimit = { perSecond: 1 };
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    const refused = await send('GET', '/v2/listeners');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    await clock.sleep(1000);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    fake.reset();
+    expect(fake.rateLimit).toBeUndefined();
+    expect(fake.answered.size).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await send('GET', '/v2/listeners')).status).toBe(200);
+  });
+
+  it('checks the rate limit before the faults: a refused request does not use one up', async () => {
+    fake.rateLimit = { perSecond: 1 };
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+    fake.fault({ status: 500 });
+    expect((await send('GET', '/v2/listeners')).status).toBe(429);
+    fake.rateLimit = undefined;
+    expect((await send('GET', '/v2/listeners')).status).toBe(500);
+    expect((await send('GET', '/v2/listeners')).status).toBe(200);
+  });
+
+  it('switches a delay after DEPLOYED; activate() meanwhile drops the pending switch', async () => {
+    fake.activeSwitch = { delayMs: 1000 };
+    const kept = fake.addDeployment({ name: 'agent-kept' });
+    const switched = fake.addDeployment({ name: 'agent-switched' });
+    // Seeded deployments serve their revision at once, whatever activeSwitch says.
+    expect(kept.active_revision_id).toBe(kept.latest_revision_id);
+    const oldKept = kept.active_revision_id!;
+    const oldSwitched = switched.active_revision_id!;
+    const deployNew = async (id: string) => {
+      fake.timelines.push([{ status: 'DEPLOYED' }]);
+      const r = await send('PATCH', `/v2/deployments/${id}`, {
+        source_revision_config: { repo_ref: 'next' },
+      });
+      expect((await revisionOf(r.body)).body.status).toBe('DEPLOYED');
+      return r.body.latest_revision_id as string;
+    };
+    // `kept` first: its pending switch is due no later than `switched`'s.
+    await deployNew(kept.id);
+    const rev = await deployNew(switched.id);
+    fake.activate(kept.id, oldKept);
+    await clock.sleep(999);
+    expect(await activeOf(switched.id)).toBe(oldSwitched);
+    await clock.sleep(1);
+    expect(await activeOf(switched.id)).toBe(rev);
+    expect(await activeOf(kept.id)).toBe(oldKept);
+  });
+
+  it('sends a skewed Date, and a Retry-After date against it; match narrows a fault', async () => {
+    fake.dateSkewMs = 3_600_000;
+    fake.fault({
+      method: 'GET',
+      match: (req) => req.query.limit === '7',
+      status: 503,
+      retryAfterDateMs: 2000,
+    });
+    const plain = await send('GET', '/v2/deployments?limit=1');
+    const r = await send('GET', '/v2/deployments?limit=7');
+
+    expect(plain.status).toBe(200);
+    expect(r.status).toBe(503);
+    const date = Math.floor((clock.wall() + 3_600_000) / 1000) * 1000;
+    expect(Date.parse(r.headers.get('date')!)).toBe(date);
+    expect(Date.parse(r.headers.get('retry-after')!) - date).toBe(2000);
+  });
+
   it('leaves no timer on the clock when closed with a request parked', async () => {
     const own = new FakeClock();
     const sim2 = await Simulator.start({ clock: own });
@@ -854,195 +822,5 @@ describe('on a fake clock', () => {
     await expect(parked).rejects.toThrow();
     expect(sim2.parked).toBe(0);
     expect(own.pending).toBe(0);
-  });
-});
-
-describe('npm run simulator (cli.ts)', () => {
-  const cliPath = `${import.meta.dirname}/simulator/cli.ts`;
-
-  /** Starts cli.ts and reads its banner (up to the rate limit line); `next` reads the request lines after it. */
-  async function startCli(args: string[]) {
-    const cli = spawn(process.execPath, [cliPath, '--port', '0', ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const lines: string[] = [];
-    const reader = createInterface({ input: cli.stdout })[Symbol.asyncIterator]();
-    const next = async () => {
-      const r = await reader.next();
-      if (r.done) throw new Error(`cli.ts ended; it printed:\n${lines.join('\n')}`);
-      lines.push(r.value);
-      return r.value;
-    };
-    const stop = async () => {
-      cli.kill('SIGTERM');
-      const [code] = await once(cli, 'exit');
-      return code as number | null;
-    };
-    try {
-      const url = /^simulator listening on (http:\/\/\S+)$/.exec(await next())?.[1];
-      expect(url).toBeDefined();
-      while (!(await next()).includes('rate limit:'));
-      return { url: url!, banner: lines.join('\n'), next, stop };
-    } catch (error) {
-      await stop();
-      throw error;
-    }
-  }
-
-  /** Runs cli.ts to its end: exit code and output. */
-  async function runCli(args: string[]) {
-    const cli = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    cli.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    cli.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const [code] = await once(cli, 'exit');
-    return { code: code as number | null, out, err };
-  }
-
-  const key = { 'x-api-key': 'test-api-key', 'content-type': 'application/json' };
-
-  /** Creates a deployment on a cli.ts simulator and polls its revision until `done`; answers the statuses seen. */
-  async function createAndWatch(url: string, headers: Record<string, string>, done: string) {
-    const created = await fetch(`${url}/v2/deployments`, {
-      method: 'POST',
-      headers: { ...key, ...headers },
-      body: JSON.stringify(codehostCreate('cli-agent')),
-    });
-    expect(created.status).toBe(201);
-    const dep = (await created.json()) as { id: string; latest_revision_id: string };
-    const seen: string[] = [];
-    await waitFor(async () => {
-      const r = await fetch(`${url}/v2/deployments/${dep.id}/revisions/${dep.latest_revision_id}`, {
-        headers: { ...key, ...headers },
-      });
-      const { status } = (await r.json()) as { status: string };
-      if (seen.at(-1) !== status) seen.push(status);
-      return status === done ? true : undefined;
-    }, 5000);
-    return { dep, seen };
-  }
-
-  it('prints the inputs to use, then one line per answered request', async () => {
-    const { url, banner, next, stop } = await startCli(['--rate-limit', '1']);
-    try {
-      expect(banner).toContain(`base-url:          ${url}`);
-      expect(banner).toContain('api-key:           test-api-key');
-      expect(banner).toContain(`integration-id:    ${INTEGRATION} (lists the repository`);
-      expect(banner).toContain('revisions:         QUEUED 0.04 s → BUILDING 0.08 s');
-      expect(banner).toContain('1 requests/s, then 429 with Retry-After: 1');
-
-      const get = (path: string) => fetch(url + path, { headers: { 'x-api-key': 'test-api-key' } });
-      expect((await get(`/v1/integrations/codehost/${INTEGRATION}/repos`)).status).toBe(200);
-      expect((await get('/v2/deployments?limit=5')).status).toBe(429);
-      const log = [await next(), await next()];
-      expect(log[0]).toMatch(
-        new RegExp(
-          `^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} GET /v1/integrations/codehost/${INTEGRATION}/repos 200 \\d+ ms$`,
-        ),
-      );
-      expect(log[1]).toMatch(/ GET \/v2\/deployments\?limit=5 429 \d+ ms$/);
-    } finally {
-      expect(await stop()).toBe(0);
-    }
-  });
-
-  it('--help lists every flag, the failure paths apart, and the README names each of those', async () => {
-    const { code, out } = await runCli(['--help']);
-    expect(code).toBe(0);
-    const [setup, failures] = out.split('Failure paths to try:');
-    const flags = (text = '') => [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!);
-    expect(flags(setup)).toEqual(expect.arrayContaining(['--port', '--time-scale', '--help']));
-    expect(flags(failures)).toEqual([
-      '--fail-build',
-      '--fail-deploy',
-      '--slow-build',
-      '--outage',
-      '--outage-after',
-      '--tenant-id',
-      '--no-switch',
-      '--rate-limit',
-      '--retry-after',
-    ]);
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const local = readme.slice(readme.indexOf('## Run it locally'));
-    const section = local.slice(0, local.indexOf('\n## ', 1));
-    for (const flag of flags(failures)) expect(section, flag).toContain(flag);
-  });
-
-  it.each([
-    [['--fail-build', '--fail-deploy'], /exclude each other/],
-    [['--outage-after', '5'], /--outage-after needs --outage/],
-    [['--slow-build', 'soon'], /bad --slow-build soon/],
-    [['--tenant-id', 'acme'], /bad --tenant-id acme \(want a uuid\)/],
-    [['--nope'], /Unknown option '--nope'.*--help lists the flags/],
-  ])('refuses %j with exit 2 and one line', async (args, message) => {
-    const { code, err } = await runCli(args);
-    expect(code).toBe(2);
-    expect(err).toMatch(message);
-  });
-
-  it('--fail-build --tenant-id: builds fail, and only that tenant is served', async () => {
-    const tenant = '22222222-2222-4222-8222-222222222222';
-    const { url, banner, stop } = await startCli([
-      '--fail-build',
-      '--tenant-id',
-      tenant,
-      '--quiet',
-    ]);
-    try {
-      expect(banner).toContain(`tenant-id:         ${tenant}`);
-      expect(banner).toContain('revisions:         QUEUED 0.04 s → BUILDING 0.08 s → BUILD_FAILED');
-      const list = (headers: Record<string, string>) =>
-        fetch(`${url}/v2/deployments`, { headers: { ...key, ...headers } });
-      expect((await list({})).status).toBe(403);
-      expect((await list({ 'x-tenant-id': MISSING })).status).toBe(403);
-      expect((await list({ 'x-tenant-id': tenant })).status).toBe(200);
-      const { seen } = await createAndWatch(url, { 'x-tenant-id': tenant }, 'BUILD_FAILED');
-      expect(seen).not.toContain('DEPLOYING');
-    } finally {
-      expect(await stop()).toBe(0);
-    }
-  });
-
-  it('--fail-deploy --slow-build: a build of the given length, then DEPLOY_FAILED', async () => {
-    const { url, banner, stop } = await startCli([
-      '--fail-deploy',
-      '--slow-build',
-      '0.3',
-      '--quiet',
-    ]);
-    try {
-      expect(banner).toContain('BUILDING 0.3 s → DEPLOYING 0.06 s → DEPLOY_FAILED');
-      const { seen } = await createAndWatch(url, {}, 'DEPLOY_FAILED');
-      expect(seen).toContain('BUILDING');
-      expect(seen).not.toContain('DEPLOYED');
-    } finally {
-      expect(await stop()).toBe(0);
-    }
-  });
-
-  it('--outage answers 503 to everything; --no-switch leaves a DEPLOYED revision inactive', async () => {
-    const down = await startCli(['--outage', '60', '--quiet']);
-    try {
-      expect(down.banner).toContain('every request answered 503 from the start for 60 s');
-      for (const path of ['/v2/deployments', '/v2/listeners'])
-        expect((await fetch(down.url + path, { headers: key })).status).toBe(503);
-    } finally {
-      expect(await down.stop()).toBe(0);
-    }
-
-    const stuck = await startCli(['--no-switch', '--quiet']);
-    try {
-      expect(stuck.banner).toContain('active revision:   never switches to a new one');
-      const { dep } = await createAndWatch(stuck.url, {}, 'DEPLOYED');
-      const r = await fetch(`${stuck.url}/v2/deployments?deployment_ids=${dep.id}`, {
-        headers: key,
-      });
-      const { resources } = (await r.json()) as { resources: { active_revision_id: unknown }[] };
-      expect(resources[0]?.active_revision_id).toBeNull();
-    } finally {
-      expect(await stuck.stop()).toBe(0);
-    }
   });
 });

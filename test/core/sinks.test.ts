@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../src/service/json.ts';
-import { code, esc, link } from '../src/shared/markdown.ts';
-import { Redactor } from '../src/shared/redact.ts';
-import { cut, lines } from '../src/shared/text.ts';
-import { withoutCredentials } from '../src/shared/url.ts';
-import { Sinks } from '../src/core/sinks.ts';
+import { parseJson } from '../../src/service/json.ts';
+import { code, esc, link } from '../../src/shared/markdown.ts';
+import { Redactor } from '../../src/shared/redact.ts';
+import { cut, lines } from '../../src/shared/text.ts';
+import { withoutCredentials } from '../../src/shared/url.ts';
+import { Sinks } from '../../src/core/sinks.ts';
 
 const KEY = 'ak_live_7Qx9*Zr2=Lm4';
 

@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { API_KEY, INTEGRATION } from './helpers/setup.ts';
-import { Simulator } from './simulator/server.ts';
+import { API_KEY, INTEGRATION } from '../../helpers/setup.ts';
+import { Simulator } from '../../simulator/server.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const LOCAL_ACTION = join(ROOT, 'node_modules/@github/local-action/bin/local-action.js');
 const TIMEOUT_MS = 60_000;
 

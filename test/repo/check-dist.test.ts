@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const script = fileURLToPath(new URL('../scripts/check-dist.ts', import.meta.url));
+const script = fileURLToPath(new URL('../../scripts/check-dist.ts', import.meta.url));
 const repo = mkdtempSync(join(tmpdir(), 'check-dist-'));
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as prettier from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseChangelog } from '../scripts/changelog.ts';
+import { releaseChangelog } from '../../scripts/changelog.ts';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const script = join(root, 'scripts/release.ts');
 const tmp = mkdtempSync(join(tmpdir(), 'release-test-'));
 const origin = join(tmp, 'origin.git');
