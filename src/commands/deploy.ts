@@ -112,6 +112,7 @@ async function update(
     return conclude(report, success('no-change'));
   }
   report.phase = 'update';
+  report.sent = changes;
   log.info(
     `Updating deployment '${existing.name}' (${existing.id}), sending ${changes.join(', ')}`,
   );
@@ -130,6 +131,7 @@ async function update(
   return follow(ctx, settings, written.deployment, {
     revisionId: written.revisionId,
     check: verifyCheck(settings, verify),
+    priorLatest: existing.latest_revision_id ?? undefined,
   });
 }
 
