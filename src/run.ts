@@ -5,9 +5,10 @@ import { type Command, parseSettings, type Settings } from './commands/index.ts'
 import type { Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
-import { afterCancel } from './core/outcome.ts';
+import { afterCancel, failureLine } from './core/outcome.ts';
 import { newReport, type Plan, type RunReport } from './core/report.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
+import { watchDeploymentStatus } from './deploy/diagnose.ts';
 import { describeTarget } from './deploy/lookup.ts';
 import type { DeploymentRef } from './inputs/index.ts';
 import { outputsOf } from './report/outputs.ts';
@@ -89,6 +90,7 @@ async function execute(
     signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };
+  const target = targetOf(settings);
   const client = ServiceClient.open(
     {
       baseUrl: settings.baseUrl,
@@ -100,8 +102,8 @@ async function execute(
     clock,
     log,
     transport,
+    watchDeploymentStatus(report, log, target),
   );
-  const target = targetOf(settings);
   // Beside the command, not before it: an integration's start never delays the service calls.
   const integrations = host.integrations({
     command: settings.command,
@@ -234,7 +236,7 @@ async function publish(
     log.info(`Result: ${report.result}${what}`);
     return;
   }
-  const message = report.failure?.message ?? `Result: ${report.result}`;
+  const message = report.failure ? failureLine(report.failure) : `Result: ${report.result}`;
   const left = report.cancelled ? afterCancel(report) : undefined;
   host.fail(sinks.logLine(left ? `${message} ${left}` : message));
 }

@@ -123,6 +123,7 @@ async function update(
     return conclude(report, success('no-change'));
   }
   report.phase = 'update';
+  report.sent = changes;
   log.info(
     `Updating deployment '${existing.name}' (${existing.id}), sending ${changes.join(', ')}`,
   );
@@ -142,6 +143,7 @@ async function update(
     revisionId: written.revisionId,
     check: verifyCheck(settings, verify),
     expect,
+    priorLatest: existing.latest_revision_id ?? undefined,
   });
 }
 

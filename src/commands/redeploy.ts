@@ -72,5 +72,6 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
   return follow(ctx, settings, written.deployment, {
     revisionId,
     check: verifyCheck(settings, verify),
+    priorLatest: target.latest_revision_id ?? undefined,
   });
 }

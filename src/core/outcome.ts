@@ -1,6 +1,14 @@
 // The words a run ends with: one place for every result's message and for what to look at next.
-import type { PendingWrite, Rollback, RunReport, Verdict } from './report.ts';
+import type {
+  Comparison,
+  PendingWrite,
+  RevisionValues,
+  Rollback,
+  RunReport,
+  Verdict,
+} from './report.ts';
 import type { WaitOutcome } from '../deploy/wait.ts';
+import { cut } from '../shared/text.ts';
 
 export function success(result: Verdict['result']): Verdict {
   return { result, ok: true };
@@ -11,7 +19,7 @@ export function settle(
   outcome: Exclude<WaitOutcome, 'cancelled'>,
   revisionId: string,
   status: string,
-  options: { allowSkipped: boolean; limit: string },
+  options: { allowSkipped: boolean; limit: string; setup: Setup },
 ): Verdict {
   switch (outcome) {
     case 'deployed':
@@ -27,15 +35,16 @@ export function settle(
         },
       );
     case 'failed':
-      return failed('failed', `Revision ${revisionId} ended ${status}.`, diagnose(status));
+      return failed(
+        'failed',
+        `Revision ${revisionId} ended ${status}.`,
+        diagnose(status, options.setup),
+      );
     case 'timed-out':
       return failed(
         'timed-out',
         `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
-        {
-          phase: 'wait',
-          next: 'The revision keeps going on the service: raise timeout if builds take this long, or check the service for a stuck queue.',
-        },
+        { phase: 'wait', next: stillGoing(status, options.setup) },
       );
   }
 }
@@ -99,6 +108,7 @@ export function afterRollback(
   previous: string,
   rollback: Rollback & { problem?: string; timedOut: boolean },
   limit: string,
+  setup: Setup,
 ): Verdict {
   const target =
     rollback.revisionId === previous
@@ -109,7 +119,7 @@ export function afterRollback(
     : rollback.timedOut
       ? `was still ${rollback.status ?? 'unknown'} when ${limit} ran out`
       : `ended ${rollback.status ?? 'unknown'}`;
-  const { phase, next } = broken.where ?? diagnose(broken.status);
+  const { phase, next } = broken.where ?? diagnose(broken.status, setup);
   return rollback.ok
     ? failed(
         'rolled-back',
@@ -129,37 +139,206 @@ export function afterRollback(
       );
 }
 
-/** Where a failed revision broke, and what to look at next. */
-export function diagnose(status: string): { phase: string; next: string } {
+/**
+ * What the advice for a failure names: the deployment and its revision as last read, and what the wait saw
+ * (deploy/diagnose.ts gathers it). Values from the service are data: quoted, cut, and escaped by each sink.
+ */
+export interface Setup {
+  source?: string;
+  ref?: string;
+  commit?: string;
+  image?: string;
+  graphConfigPath?: string;
+  /** Whether the deployment has its own install and build commands (their values may be private: never shown). */
+  installCommand: boolean;
+  buildCommand: boolean;
+  resourceSpec: boolean;
+  /** How many secrets and secret references the deployment holds (names and values are not shown). */
+  secrets: number;
+  secretReferences: number;
+  listenerId?: string;
+  namespace?: string;
+  /** The revision this one sat behind in a queue. */
+  queuedBehind?: string;
+  /** The deployment's own statuses other than READY seen during the run. */
+  deploymentStatuses: string[];
+}
+
+const quoted = (value: string) => `'${cut(value, 80)}'`;
+
+/** Where a failed revision broke, and what to look at next, written for its status and its deployment. */
+export function diagnose(status: string, setup: Setup): { phase: string; next: string } {
+  const also = deploymentNotes(setup);
   switch (status) {
     case 'BUILD_FAILED':
-      return {
-        phase: 'build',
-        next: "Read the revision's build log in the service; check install-command, build-command and graph-config-path.",
-      };
+      return { phase: 'build', next: `${buildAdvice(setup)}${also}` };
     case 'DEPLOY_FAILED':
       return {
         phase: 'deploy',
-        next: "The image built but did not start: read the revision's deploy log; check secrets, resource-spec and the app's start-up.",
+        next: `The build passed but the revision did not start: read the revision's deploy log in the service. ${startAdvice(setup)}${also}`,
       };
     case 'CREATE_FAILED':
       return {
         phase: 'revision set-up',
-        next: 'The service could not set the revision up: check the repository access, the ref and the source configuration.',
+        next: `The service could not set the revision up: ${sourceAccess(setup)}, and the source configuration.${also}`,
       };
     case 'INTERRUPTED':
       return {
         phase: 'deploy (interrupted)',
-        next: 'The revision was interrupted, often by a newer revision of the same deployment: re-run the job if it should be live.',
+        next: `The revision was interrupted, often by a newer revision of the same deployment (another job, or build-on-push): check which revision is the latest in the service, and re-run the job if this one should be live.${also}`,
       };
     case 'DEPLOYED':
       return {
         phase: 'verify',
-        next: "The revision is live but the agent did not answer verify-url: read the agent's logs; check its start-up, secrets and the health path.",
+        next: `The revision is live but the agent did not answer verify-url: read the agent's logs; check its start-up, the secrets it needs (${secretCount(setup)}) and the health path (it must answer 2xx without credentials or a redirect).${also}`,
       };
     default:
-      return { phase: 'wait', next: 'Check the revision in the service.' };
+      return { phase: 'wait', next: `Check the revision in the service.${also}` };
   }
+}
+
+/** What to look at when a revision was still in `status` at the deadline: it keeps going on the service. */
+function stillGoing(status: string, setup: Setup): string {
+  const lead = 'The revision keeps going on the service.';
+  const also = deploymentNotes(setup);
+  if (status === 'QUEUED' || status.startsWith('AWAITING_'))
+    return setup.queuedBehind
+      ? `${lead} It sat in ${status} behind revision ${setup.queuedBehind} and starts when that one ends: let the deploys of one deployment run one at a time (a workflow concurrency group), or raise timeout.${also}`
+      : `${lead} It never left ${status}: check the service for a stuck queue, or raise timeout if queues are this long.${also}`;
+  switch (status) {
+    case 'CREATING':
+      return `${lead} It was still being set up: ${sourceAccess(setup)}.${also}`;
+    case 'BUILDING':
+      return `${lead} The build was still running: raise timeout if builds take this long, or read the build log for a step that hangs (a download, a prompt for input).${also}`;
+    case 'DEPLOYING':
+      return `${lead} The deploy did not settle: read the deploy log. ${startAdvice(setup)}${also}`;
+    default:
+      return `${lead} Check it there, and raise timeout if it needs longer.${also}`;
+  }
+}
+
+function buildAdvice(setup: Setup): string {
+  if (setup.image && !setup.graphConfigPath)
+    return `Read the revision's build log in the service; check that image ${quoted(setup.image)} (image-uri) exists and that the service may pull it (registry credentials, image_pull_secrets in resource-spec).`;
+  const commands = `install-command: ${setup.installCommand ? 'set on the deployment' : "not set, the service's default"}; build-command: ${setup.buildCommand ? 'set on the deployment' : "not set, the service's default"}`;
+  const path = setup.graphConfigPath
+    ? `the graph config file ${quoted(setup.graphConfigPath)} (graph-config-path)`
+    : 'the graph config file (graph-config-path)';
+  return `Read the revision's build log in the service. Check the install and build commands (${commands}), ${path}${at(setup)}, and the dependency files it relies on (requirements.txt, pyproject.toml, package.json and their lock files).`;
+}
+
+/** What stops a built revision from starting: resources, secrets, the image, and a self-hosted listener. */
+function startAdvice(setup: Setup): string {
+  const resources = setup.resourceSpec
+    ? 'resource-spec (set on the deployment: enough memory and CPU for start-up?)'
+    : "resource-spec (not set: the service's defaults; the agent may need more memory or CPU)";
+  const image = setup.image ? `, that image ${quoted(setup.image)} starts` : '';
+  const selfHosted =
+    setup.listenerId || setup.source === 'external_docker'
+      ? ` Self-hosted: check ${setup.listenerId ? `listener ${setup.listenerId}` : 'the listener'}${setup.namespace ? ` and namespace ${quoted(setup.namespace)}` : ''} (room on the cluster, quotas, image pull secrets${setup.secretReferences ? ', the secrets the secret references name' : ''}).`
+      : '';
+  return `Check ${resources}, the secrets the agent needs (${secretCount(setup)})${image} and the app's start-up.${selfHosted}`;
+}
+
+function secretCount(setup: Setup): string {
+  const refs = setup.secretReferences
+    ? ` and ${setup.secretReferences} secret reference${setup.secretReferences === 1 ? '' : 's'}`
+    : '';
+  return `${setup.secrets} set on the deployment${refs}`;
+}
+
+function sourceAccess(setup: Setup): string {
+  if (setup.image && !setup.ref)
+    return `check that image ${quoted(setup.image)} exists and that the service may pull it`;
+  return `check the integration's access to the repository (integration-id), that ${setup.ref ? `ref ${quoted(setup.ref)}` : 'the ref'} exists`;
+}
+
+/** " at ref 'x' (commit abc…)", when the revision says. */
+function at(setup: Setup): string {
+  if (!setup.ref) return '';
+  return ` at ref ${quoted(setup.ref)}${setup.commit ? ` (commit ${cut(setup.commit, 40)})` : ''}`;
+}
+
+function deploymentNotes(setup: Setup): string {
+  return setup.deploymentStatuses
+    .map((status) => ` The deployment was ${status}: ${deploymentStatusMeaning(status)}`)
+    .join('');
+}
+
+/**
+ * What a deployment's own status other than READY means for a run. The interface names these statuses without
+ * defining them: this is the action's reading of their names, worded as such.
+ */
+export function deploymentStatusMeaning(status: string): string {
+  switch (status) {
+    case 'AWAITING_DATABASE':
+      return "the service is still setting up the deployment's database (a new deployment's first revision waits for it), so a revision may wait in QUEUED until it is ready.";
+    case 'AWAITING_DELETE':
+      return 'the deployment is being deleted: its revisions may never go live. Check who deleted it in the service; deploy under another name if it should stay gone.';
+    case 'UNUSED':
+      return 'the service marks the deployment unused (nothing serving, e.g. scaled down): a revision may take longer to start, and its URL may not answer until one is live.';
+    case 'UNKNOWN':
+      return "the service does not know the deployment's state: check the deployment in the service.";
+    default:
+      return 'a status this action does not know: check the deployment in the service.';
+  }
+}
+
+/** The one log line that says what changed since the deployment last worked (diagnostics.lastGood). */
+export function whatChanged(comparison: Comparison, previousId: string | undefined): string {
+  const lead = 'What changed since it last worked:';
+  const { before, failed: ours, problem } = comparison;
+  const sent = sentSentence(comparison.sent, (field) => field);
+  if (problem)
+    return `${lead} revision ${previousId}, active before this run, could not be read (${problem}). ${sent}`;
+  if (!before) return `${lead} nothing to compare with, as no revision was active before this run.`;
+  if (before.id === ours.id)
+    return `${lead} this run followed revision ${ours.id}, the one active before it (a redeploy), so the ref, commit and image are the same: the cause is around them (secrets, resources, the service).`;
+  const changes = compared(before, ours);
+  const differ = changes.filter((c) => c.changed);
+  const fields = changes
+    .map((c) =>
+      c.changed ? `${c.label} ${c.before} → ${c.after}` : `${c.label} ${c.after} (same)`,
+    )
+    .join('; ');
+  const verdict = differ.length ? '' : ` ${NOTHING_CHANGED}`;
+  return `${lead} revision ${before.id} (active before this run${before.status ? `, ${before.status}` : ''}) → revision ${ours.id}${ours.status ? ` (${ours.status})` : ''}: ${fields || 'no ref, commit, image or graph config path on either'}. ${sent}${verdict}`;
+}
+
+export const NOTHING_CHANGED =
+  'Nothing at the revision level changed: look at the fields this run sent and at the service.';
+
+/** What this run's write set, each field name as `show` writes it (plain in the log, code in Markdown). */
+export function sentSentence(sent: string[], show: (field: string) => string): string {
+  return sent.length
+    ? `This run sent ${sent.map(show).join(', ')}.`
+    : 'This run sent no field (a redeploy).';
+}
+
+/** The revision-level values of two revisions side by side, as the comparison shows them. */
+export const COMPARED = [
+  ['Ref', 'ref'],
+  ['Commit', 'commit'],
+  ['Image', 'image'],
+  ['Graph config path', 'graphConfigPath'],
+] as const;
+
+/** Each value either revision has, with whether it differs; `none` where one has it and the other not. */
+function compared(
+  before: RevisionValues,
+  after: RevisionValues,
+): { label: string; before: string; after: string; changed: boolean }[] {
+  return COMPARED.filter(([, key]) => before[key] || after[key]).map(([label, key]) => ({
+    label: label.toLowerCase(),
+    before: before[key] ? quoted(before[key]) : 'none',
+    after: after[key] ? quoted(after[key]) : 'none',
+    changed: before[key] !== after[key],
+  }));
+}
+
+/** The failure line: the message, then what to look at next. */
+export function failureLine(failure: { message: string; next?: string }): string {
+  return failure.next ? `${failure.message} Next: ${failure.next}` : failure.message;
 }
 
 export function failed(

@@ -99,6 +99,43 @@ export interface RunReport {
   /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
   phase?: string;
   notes: string[];
+  /** The fields deploy's write set (dotted names, no values), for the comparison with the last good revision. */
+  sent?: string[];
+  diagnostics: Diagnostics;
+}
+
+/** What the run found out to explain a failure or a slow wait (deploy/diagnose.ts). */
+export interface Diagnostics {
+  /** The deployment's own statuses other than READY that any read of it saw, in the order first seen. */
+  deploymentStatuses: string[];
+  /** The revision this run's sat behind while it waited in QUEUED or AWAITING_*, as first seen. */
+  queuedBehind?: { revisionId: string; status: string; ownStatus: string };
+  /** No status change seen for stuck-after: the status and how long it had not changed, when warned. */
+  stuck?: { status: string; forMs: number };
+  /** On failure, timeout or unhealthy: the revision active before the run beside this run's. */
+  lastGood?: Comparison;
+  /** Requests the diagnostics made beyond the run's own (each read once, whatever its retries). */
+  requests: number;
+}
+
+/** A revision as the comparison shows it: its revision-level values, as the service answered them. */
+export interface RevisionValues {
+  id: string;
+  status?: string;
+  ref?: string;
+  commit?: string;
+  image?: string;
+  graphConfigPath?: string;
+}
+
+/** The revision that was active before the run (the last good one) beside the one this run followed. */
+export interface Comparison {
+  /** Absent when no revision was active before the run, or when it could not be read (`problem`). */
+  before?: RevisionValues;
+  problem?: string;
+  failed: RevisionValues;
+  /** What this run's write set: deploy's fields, or none for a redeploy. */
+  sent: string[];
 }
 
 export interface PendingWrite {
@@ -109,7 +146,15 @@ export interface PendingWrite {
 }
 
 export function newReport(command?: string): RunReport {
-  return { command, ok: false, created: false, revisionCreated: false, timeline: [], notes: [] };
+  return {
+    command,
+    ok: false,
+    created: false,
+    revisionCreated: false,
+    timeline: [],
+    notes: [],
+    diagnostics: { deploymentStatuses: [], requests: 0 },
+  };
 }
 
 export function conclude(report: RunReport, verdict: Verdict): void {

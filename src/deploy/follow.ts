@@ -20,6 +20,7 @@ import {
   success,
 } from '../core/outcome.ts';
 import { conclude, type RunReport, type Verdict } from '../core/report.ts';
+import { compareWithLastGood, setupOf, WaitDiagnostics } from './diagnose.ts';
 import { rollBack } from './rollback.ts';
 import { verify, type VerifyCheck } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';
@@ -35,20 +36,47 @@ export interface FollowContext {
 /** What a command asks of its revision beyond DEPLOYED and serving (promote: its commit); undefined when it is so. */
 export type Expectation = (revision: Revision) => Mismatch | undefined;
 
+/** How a follow is asked for: the revision, verify-url as resolved before the write, and the latest before it. */
+interface Followed {
+  revisionId: string | undefined;
+  check?: VerifyCheck;
+  /** What the revision must be beyond DEPLOYED and serving (promote). */
+  expect?: Expectation;
+  /** The deployment's latest revision before this run's write: one still in progress may be ahead of this one. */
+  priorLatest?: string;
+}
+
+/** The results after which the run says what changed since the deployment last worked. */
+const EXPLAINED = new Set(['failed', 'timed-out', 'unhealthy', 'rolled-back']);
+
 /**
  * Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. `check` is
  * verify-url as resolved before the write (verifyCheck): never re-resolved against the custom_url the service
- * answers after it. A revision that misses `expect` fails like one that ends unhealthy (and is rolled back so).
+ * answers after it. A revision that misses `expect` fails like one that ends unhealthy (and is rolled back so). A run
+ * that ends failed, timed out or unhealthy then says what changed since it last worked.
  */
 export async function follow(
   ctx: FollowContext,
   settings: FollowSettings & { timeoutMs: number },
   written: Deployment,
-  {
-    revisionId,
-    check,
-    expect,
-  }: { revisionId: string | undefined; check?: VerifyCheck; expect?: Expectation },
+  followed: Followed,
+): Promise<void> {
+  const { report, log } = ctx;
+  await followToEnd(ctx, settings, written, followed);
+  if (report.revisionId && !report.cancelled && report.result && EXPLAINED.has(report.result))
+    await compareWithLastGood(ctx, {
+      deploymentId: report.deployment?.id ?? written.id,
+      revisionId: report.revisionId,
+    });
+  const { requests } = report.diagnostics;
+  if (requests) log.info(`Diagnostics cost ${requests} extra request${requests === 1 ? '' : 's'}.`);
+}
+
+async function followToEnd(
+  ctx: FollowContext,
+  settings: FollowSettings & { timeoutMs: number },
+  written: Deployment,
+  { revisionId, check, expect, priorLatest }: Followed,
 ): Promise<void> {
   const { client, report, log, transport } = ctx;
   report.deployment = written;
@@ -65,6 +93,11 @@ export async function follow(
   }
   report.phase = 'wait';
   const ids = { deploymentId: written.id, revisionId };
+  const diagnostics = new WaitDiagnostics(ctx, ids, {
+    pollIntervalMs: settings.pollIntervalMs,
+    stuckAfterMs: settings.stuckAfterMs,
+    priorLatest,
+  });
   const watch = await waitForRevision(
     client,
     ids,
@@ -72,6 +105,7 @@ export async function follow(
       pollIntervalMs: settings.pollIntervalMs,
       triggeredAt: client.clock.time.now(),
       fresh: report.revisionCreated,
+      afterPoll: diagnostics.afterPoll,
     },
     log,
   );
@@ -86,6 +120,7 @@ export async function follow(
     const verdict = settle(watch.outcome, revisionId, status, {
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
+      setup: setupOf(report),
     });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
       return rollbackAndConclude(
@@ -172,7 +207,11 @@ export async function follow(
       const why = `is DEPLOYED but ${withoutQuery(url)} did not answer 2xx within verify-timeout ${compact(timeoutMs)} (${seen.attempts} attempts; last: ${seen.lastAnswer ?? 'none'})`;
       return liveButBroken(
         why,
-        failed('unhealthy', `Revision ${revisionId} ${why}.`, diagnose('DEPLOYED')),
+        failed(
+          'unhealthy',
+          `Revision ${revisionId} ${why}.`,
+          diagnose('DEPLOYED', setupOf(report)),
+        ),
       );
     }
   }
@@ -223,6 +262,12 @@ async function rollbackAndConclude(
   report.deployment = (await reread(client, deployment.id, log)) ?? report.deployment;
   conclude(
     report,
-    afterRollback({ revisionId, status, why, where }, previous, end, window.clock.limit),
+    afterRollback(
+      { revisionId, status, why, where },
+      previous,
+      end,
+      window.clock.limit,
+      setupOf(report),
+    ),
   );
 }

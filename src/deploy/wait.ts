@@ -28,17 +28,21 @@ export interface Watch {
   endedAt: number;
 }
 
+/** Told after each poll that did not end the wait (answered or not), with what the wait has seen so far. */
+export type AfterPoll = (watch: Watch) => Promise<void>;
+
 /**
  * Polls one revision until a terminal status, the client's deadline, or a cancel. Gaps grow from a quarter of the
  * interval to the interval, so a live revision is seen within one interval and the number of reads stays near
  * duration/interval; while the service rate-limits, they stretch. Reads that fail transiently (after their own
  * retries) are skipped, not fatal: the build goes on regardless. So are a malformed answer (up to two in a row) and,
- * for a revision this run just made (`fresh`), a 404 in its first 30 s.
+ * for a revision this run just made (`fresh`), a 404 in its first 30 s. `afterPoll` (the run's diagnostics) may read
+ * more between polls; only a cancel it throws ends the wait.
  */
 export async function waitForRevision(
   client: ServiceClient,
   ids: { deploymentId: string; revisionId: string },
-  options: { pollIntervalMs: number; triggeredAt: number; fresh: boolean },
+  options: { pollIntervalMs: number; triggeredAt: number; fresh: boolean; afterPoll?: AfterPoll },
   log: Logger,
 ): Promise<Watch> {
   const { deadline, signal, time } = client.clock;
@@ -100,6 +104,7 @@ export async function waitForRevision(
         }
       }
       if (lastRead) return end(watch, 'timed-out', time);
+      await options.afterPoll?.(watch);
     }
   } catch (error) {
     if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled', time);

@@ -104,6 +104,7 @@ export async function readInputs(
     wait: one('wait', bool.default(true)),
     // A gap longer than the whole wait would only skip the last read.
     pollIntervalMs: Math.min(pollIntervalMs, common.timeoutMs),
+    stuckAfterMs: one('stuck-after', duration.default(10 * 60_000)),
     allowSkipped: one('allow-skipped', bool.default(false)),
     rollbackOnFailure: one('rollback-on-failure', bool.default(false)),
     verify: verify
@@ -112,6 +113,11 @@ export async function readInputs(
   };
   if (pollIntervalMs < MIN_POLL_MS)
     throw new InputError('poll-interval', 'is shorter than 1s; use 1s or more (e.g. 10s).');
+  if (follow.stuckAfterMs < MIN_POLL_MS)
+    throw new InputError(
+      'stuck-after',
+      'is shorter than 1s (10ms is almost always a typo of 10m); use a duration such as 10m.',
+    );
   const deploy: Inputs['deploy'] = {
     create: one('create', bool.default(true)),
     source: sourceInput ?? (imageUri ? 'external_docker' : 'codehost'),

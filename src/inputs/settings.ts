@@ -26,6 +26,8 @@ export interface CommonSettings {
 export interface FollowSettings {
   wait: boolean;
   pollIntervalMs: number;
+  /** How long a wait may see no status change before it warns, once, with what it knows. */
+  stuckAfterMs: number;
   allowSkipped: boolean;
   rollbackOnFailure: boolean;
   /** verify-url as given (absolute, or a path to resolve against custom_url) and verify-timeout. */

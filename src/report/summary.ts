@@ -1,5 +1,12 @@
-import { afterCancel } from '../core/outcome.ts';
-import type { Promotion, Result, RunReport, Verification } from '../core/report.ts';
+import {
+  afterCancel,
+  COMPARED,
+  deploymentStatusMeaning,
+  NOTHING_CHANGED,
+  sentSentence,
+  whatChanged,
+} from '../core/outcome.ts';
+import type { Comparison, Promotion, Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
@@ -41,6 +48,7 @@ export function renderSummary(
     ...failure(report),
     ...report.notes.flatMap((note) => [`> ${esc(note)}`, '']),
     ...resultTable(report, context),
+    ...diagnostics(report),
     ...timeline(report),
     ...plan(report, context),
   ].join('\n');
@@ -58,6 +66,7 @@ export function renderComment(
     ...cancelled(report),
     ...failure(report),
     ...resultTable(report, context),
+    ...diagnostics(report),
     ...plan(report, context),
     ...(runUrl && httpUrl(runUrl) ? [`[Workflow run](${httpUrl(runUrl)})`, ''] : []),
   ].join('\n');
@@ -152,6 +161,55 @@ function resultTable(report: RunReport, context: SummaryContext): string[] {
   if (!shown.length) return [];
   // The first row doubles as the header: an empty header row renders as a blank band.
   return [shown[0]!, '|---|---|', ...shown.slice(1), ''];
+}
+
+/** What the diagnostics found (deploy/diagnose.ts): the deployment's status, a queue, a stall, what changed. */
+function diagnostics(report: RunReport): string[] {
+  const { deploymentStatuses, queuedBehind, stuck, lastGood, requests } = report.diagnostics;
+  const lines = deploymentStatuses.flatMap((status) => [
+    `> Deployment status ${code(status)} during this run: ${esc(deploymentStatusMeaning(status))}`,
+    '',
+  ]);
+  if (queuedBehind)
+    lines.push(
+      `> Revision ${code(report.revisionId ?? '')} waited in ${code(queuedBehind.ownStatus)} behind revision ${code(queuedBehind.revisionId)} (${code(queuedBehind.status)}), another change's.`,
+      '',
+    );
+  if (stuck)
+    lines.push(
+      `> No status change for ${seconds(stuck.forMs)} while ${code(stuck.status)} (stuck-after).`,
+      '',
+    );
+  if (lastGood) lines.push(...changedSince(lastGood, report.previousRevisionId));
+  if (requests && lines.length)
+    lines.push(`_Diagnostics cost ${requests} extra request${requests === 1 ? '' : 's'}._`, '');
+  return lines;
+}
+
+/** The revision that last worked beside this run's; a sentence where there is no pair to set side by side. */
+function changedSince(c: Comparison, previousId: string | undefined): string[] {
+  const heading = ['#### What changed since it last worked', ''];
+  const { before, failed } = c;
+  if (!before || before.id === failed.id) return [...heading, esc(whatChanged(c, previousId)), ''];
+  const revision = (r: typeof before) => `${code(r.id)}${r.status ? ` (${code(r.status)})` : ''}`;
+  const shown = COMPARED.filter(([, key]) => before[key] || failed[key]);
+  const changed = shown.some(([, key]) => before[key] !== failed[key]);
+  const rows = shown.map(([label, key]) => {
+    const cell = (value: string | undefined) => (value ? code(value) : '—');
+    const name = before[key] === failed[key] ? label : `**${label}** (changed)`;
+    return `| ${name} | ${cell(before[key])} | ${cell(failed[key])} |`;
+  });
+  const sent = `${sentSentence(c.sent, code)}${changed ? '' : ` ${esc(NOTHING_CHANGED)}`}`;
+  return [
+    ...heading,
+    '| | Last good (active before this run) | This run |',
+    '|---|---|---|',
+    `| Revision | ${revision(before)} | ${revision(failed)} |`,
+    ...rows,
+    '',
+    sent,
+    '',
+  ];
 }
 
 function timeline(report: RunReport): string[] {

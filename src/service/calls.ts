@@ -23,6 +23,8 @@ export interface Call<T> {
   schema: z.ZodType<T>;
   /** What a 404 means when the path holds an id; without one, a 404 means base-url does not lead to the API. */
   notFound?: string;
+  /** The deployments an answer shows, for whoever watches their status (ServiceClient's observer). */
+  deployments?(answer: T): Deployment[];
 }
 
 export const INTEGRATION_KINDS = ['codehost', 'forge'] as const;
@@ -39,6 +41,7 @@ const DeploymentPage = page(Deployment);
 const ListenerPage = page(Listener);
 const Repositories = z.array(Repository);
 const enc = encodeURIComponent;
+const one = (deployment: Deployment) => [deployment];
 
 /** 1 */
 export function updateTokenMetadata(tokenId: string, body: TokenMetadataBody): Call<Token> {
@@ -59,27 +62,44 @@ export function listRepositories(kind: IntegrationKind, integrationId: string): 
 
 /** 4: never sent again where it may have taken effect; the deploy command looks the name up again instead. */
 export function createDeployment(body: CreateDeploymentBody): Call<Deployment> {
-  return { method: 'POST', path: '/v2/deployments', body, retry: 'recheck', schema: Deployment };
+  const path = '/v2/deployments';
+  return { method: 'POST', path, body, retry: 'recheck', schema: Deployment, deployments: one };
 }
 
 /** 5 */
 export function listDeployments(query: ListDeploymentsQuery): Call<z.infer<typeof DeploymentPage>> {
   const path = '/v2/deployments';
-  return { method: 'GET', path, query: { ...query }, retry: 'read', schema: DeploymentPage };
+  const deployments = (page: z.infer<typeof DeploymentPage>) => page.resources;
+  return {
+    method: 'GET',
+    path,
+    query: { ...query },
+    retry: 'read',
+    schema: DeploymentPage,
+    deployments,
+  };
 }
 
 /** 6 */
 export function patchDeployment(id: string, body: PatchDeploymentBody): Call<Deployment> {
   const path = `/v2/deployments/${enc(id)}`;
   const notFound = `Deployment ${id} no longer exists on the service (deleted meanwhile?): run the job again.`;
-  return { method: 'PATCH', path, body, retry: 'recheck', schema: Deployment, notFound };
+  return {
+    method: 'PATCH',
+    path,
+    body,
+    retry: 'recheck',
+    schema: Deployment,
+    notFound,
+    deployments: one,
+  };
 }
 
 /** 7 */
 export function redeployRevision(deploymentId: string, revisionId: string): Call<Deployment> {
   const path = `/v2/deployments/${enc(deploymentId)}/revisions/${enc(revisionId)}/redeploy`;
   const notFound = `Check revision-id: ${revisionId} is not a revision of deployment ${deploymentId}.`;
-  return { method: 'POST', path, retry: 'recheck', schema: Deployment, notFound };
+  return { method: 'POST', path, retry: 'recheck', schema: Deployment, notFound, deployments: one };
 }
 
 /** 8 */

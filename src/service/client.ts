@@ -8,14 +8,19 @@ import type { Transport } from './transport.ts';
 
 export type { HttpSettings, RunClock } from './http.ts';
 
+/** Told of every deployment an answer shows (a list's included), as parsed. */
+export type DeploymentObserver = (deployment: Deployment) => void;
+
 /** Sends the calls of calls.ts within one time window; `within` gives another window over the same connection. */
 export class ServiceClient {
   readonly clock: RunClock;
   private readonly http: ServiceHttp;
+  private readonly observe: DeploymentObserver;
 
-  private constructor(http: ServiceHttp, clock: RunClock) {
+  private constructor(http: ServiceHttp, clock: RunClock, observe: DeploymentObserver) {
     this.http = http;
     this.clock = clock;
+    this.observe = observe;
   }
 
   static open(
@@ -23,13 +28,14 @@ export class ServiceClient {
     clock: RunClock,
     log: Logger,
     transport: Transport,
+    observe: DeploymentObserver = () => undefined,
   ): ServiceClient {
-    return new ServiceClient(new ServiceHttp(settings, log, clock.time, transport), clock);
+    return new ServiceClient(new ServiceHttp(settings, log, clock.time, transport), clock, observe);
   }
 
   /** The same client with a deadline of its own (a rollback's window, the short re-read after DEPLOYED). */
   within(deadline: number, limit: string): ServiceClient {
-    return new ServiceClient(this.http, { ...this.clock, deadline, limit });
+    return new ServiceClient(this.http, { ...this.clock, deadline, limit }, this.observe);
   }
 
   /** How much status polling should stretch its gaps while the service rate-limits. */
@@ -37,8 +43,10 @@ export class ServiceClient {
     return this.http.pace;
   }
 
-  send<T>(call: Call<T>): Promise<T> {
-    return this.http.send(call, this.clock);
+  async send<T>(call: Call<T>): Promise<T> {
+    const answer = await this.http.send(call, this.clock);
+    for (const deployment of call.deployments?.(answer) ?? []) this.observe(deployment);
+    return answer;
   }
 
   /**

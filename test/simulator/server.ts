@@ -751,6 +751,18 @@ export class Simulator {
     this.setActive(st, rs);
   }
 
+  /**
+   * Sets the deployment's own status now (AWAITING_DATABASE, UNUSED, …), as the service may during a run; a
+   * revision of it going live sets READY again, as always.
+   */
+  setDeploymentStatus(deploymentId: string, status: DeploymentStatus): void {
+    this.advance();
+    const st = this.state(deploymentId);
+    if (!st) throw new Error(`setDeploymentStatus: unknown deployment ${deploymentId}`);
+    st.dep.status = status;
+    st.dep.updated_at = isoTime(this.wall());
+  }
+
   addRepository(
     integrationId: string,
     repo: { owner: string; name: string; url?: string; default_branch?: string; id?: number },
