@@ -111,6 +111,7 @@ async function execute(
     customUrl: settings.command === 'deploy' ? settings.customUrl : undefined,
     environment: settings.environment,
     prComment: settings.prComment,
+    preview: settings.preview,
     time: clock.time,
     deadline: clock.deadline,
     signal,

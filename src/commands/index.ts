@@ -6,6 +6,7 @@ import type { Result } from '../core/report.ts';
 import type { FollowContext } from '../deploy/follow.ts';
 import { type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
 import { deploy } from './deploy.ts';
+import { previewClose } from './preview-close.ts';
 import { redeploy } from './redeploy.ts';
 import { status } from './status.ts';
 import { tokenMetadata } from './token-metadata.ts';
@@ -28,6 +29,7 @@ export const COMMANDS = {
   deploy,
   redeploy,
   status,
+  'preview-close': previewClose,
   'token-metadata': tokenMetadata,
 };
 
