@@ -237,6 +237,26 @@ describe('command: preview-close', () => {
     expect(run.stdout).toContain('No GitHub Deployments of support-agent-pr-7 for pull request #7');
   });
 
+  it('without deployments: write, warns naming it, and still closes and updates the comment', async () => {
+    const { gh } = github;
+    addRepository();
+    await preview({});
+    gh.forbidden = /deployments/;
+
+    const run = await close();
+
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('closed');
+    const warnings = run.lines.filter((l) => l.level === 'warning').map((l) => l.text);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        "Listing the GitHub Deployments in environment 'preview' failed (403 Resource not accessible by integration); give the job `permissions: deployments: write`",
+      ),
+    ]);
+    expect(states(gh.deployments[0]!)).toEqual(['in_progress', 'success']);
+    expect(gh.commentsOn(7)[0]!.body).toContain('### 🔒 Preview closed: support-agent-pr-7');
+  });
+
   it('from a fork, or on a push, writes nothing', async () => {
     const fork = await close({ fork: true });
     const push = await act({ command: 'preview-close' });

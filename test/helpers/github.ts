@@ -116,18 +116,12 @@ export class FakeGitHub extends LoopbackFake {
 
     let m = /^\/repos\/[^/]+\/[^/]+\/deployments$/.exec(path);
     if (m && method === 'GET') {
-      // Newest first, filtered like GitHub's list (environment, ref, sha, task), in pages.
+      // Newest first, in pages, of one environment when the query names one (the only filter the action uses).
       const perPage = Number(rec.query.per_page ?? 30);
       const page = Number(rec.query.page ?? 1);
-      const { environment, ref, sha, task } = rec.query;
+      const { environment } = rec.query;
       const listed = this.deployments
-        .filter(
-          (d) =>
-            (environment === undefined || d.environment === environment) &&
-            (ref === undefined || d.ref === ref) &&
-            (sha === undefined || d.ref === sha) &&
-            (task === undefined || task === 'deploy'),
-        )
+        .filter((d) => environment === undefined || d.environment === environment)
         .reverse()
         .slice((page - 1) * perPage, page * perPage)
         .map(({ id, ref, environment, description, request }) => ({
