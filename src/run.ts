@@ -113,6 +113,7 @@ async function execute(
     customUrl: 'customUrl' in settings ? settings.customUrl : undefined,
     environment: settings.environment,
     prComment: settings.prComment,
+    preview: settings.preview,
     time: clock.time,
     deadline: clock.deadline,
     signal,

@@ -6,6 +6,7 @@ import type { Result } from '../core/report.ts';
 import type { FollowContext } from '../deploy/follow.ts';
 import { type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
 import { deploy } from './deploy.ts';
+import { previewClose } from './preview-close.ts';
 import { promote } from './promote.ts';
 import { redeploy } from './redeploy.ts';
 import { status } from './status.ts';
@@ -30,6 +31,7 @@ export const COMMANDS = {
   redeploy,
   promote,
   status,
+  'preview-close': previewClose,
   'token-metadata': tokenMetadata,
 };
 

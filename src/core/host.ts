@@ -34,6 +34,16 @@ export interface Change {
   fromFork?: boolean;
 }
 
+/** A change's preview deployment (`preview: true`, or command preview-close), as the inputs made it. */
+export interface Preview {
+  /** The preview deployment's name: preview-name filled in and checked. */
+  name: string;
+  /** The change's number. */
+  number: number;
+  /** True when the run closes the preview (the change was closed) instead of deploying it. */
+  closing: boolean;
+}
+
 /** A CI feature beside the deploy (a GitHub Deployment, a pull request comment): best effort, never its failure. */
 export interface Integration {
   /** Called once the settings are known; the run goes on beside it and awaits it only before finish. Never rejects. */
@@ -73,6 +83,8 @@ export interface IntegrationRun {
   /** What the workflow asked for. */
   environment?: string;
   prComment: boolean;
+  /** Set when the run deploys or closes a change's preview. */
+  preview?: Preview;
   /** The run's clock, deadline and cancellation, which bound the integrations' calls too. */
   time: Clock;
   deadline: number;

@@ -49,6 +49,16 @@ export function settle(
   }
 }
 
+/** A closed change's preview: what stays where (the service's interface has no delete). */
+export function previewClosed(
+  deployment: { name: string; id: string } | undefined,
+  name: string,
+): string {
+  return deployment
+    ? `Preview closed; deployment ${deployment.name} (${deployment.id}) stays on the service until deleted there.`
+    : `Preview closed; no deployment is named ${name} on the service (it was never deployed), so none stays there.`;
+}
+
 /** What a cancel leaves behind when a write had not answered: it may have been applied all the same. */
 function unansweredWrite({ request, check }: PendingWrite): string {
   return `${request} had no answer when the job was cancelled: it may have been applied. Check ${check} on the service before running the job again.`;

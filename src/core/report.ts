@@ -10,7 +10,8 @@ export type Result =
   | 'rolled-back'
   | 'updated'
   | 'planned'
-  | 'unhealthy';
+  | 'unhealthy'
+  | 'closed';
 
 export interface TimelineEntry {
   status: string;
@@ -98,6 +99,8 @@ export interface RunReport {
   pendingWrite?: PendingWrite;
   /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
   phase?: string;
+  /** How the run ended, in a sentence, where the result alone does not tell (a closed preview). */
+  ending?: string;
   notes: string[];
   /** The fields deploy's write set (dotted names, no values), for the comparison with the last good revision. */
   sent?: string[];

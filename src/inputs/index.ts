@@ -4,6 +4,7 @@ import type { HostContext } from '../core/host.ts';
 import { INTEGRATION_KINDS } from '../service/calls.ts';
 import { DEPLOYMENT_TYPES, REVISION_SOURCES, SOURCES } from '../service/schemas.ts';
 import { given } from '../shared/given.ts';
+import { previewOf } from './preview.ts';
 import { parseResourceSpec } from './resource-spec.ts';
 import { parseSecretReferences, parseSecrets } from './secrets.ts';
 import {
@@ -73,6 +74,17 @@ export async function readInputs(
   };
 
   const command = one('command', oneOf(commands).default('deploy'));
+  // Before base-url and api-key: a fork's run has no secrets, and what to fix then is not the key.
+  const preview = previewOf(
+    command,
+    {
+      wanted: one('preview', bool.default(false)),
+      template: text('preview-name'),
+      name: text('name'),
+      deploymentId: text('deployment-id'),
+    },
+    context,
+  );
   const baseUrl = one('base-url', required('base-url').pipe(serviceUrl));
   const apiKey = one('api-key', required('api-key'));
   if (/\s/.test(apiKey))
@@ -87,8 +99,11 @@ export async function readInputs(
     timeoutMs: one('timeout', duration.default(30 * 60_000)),
     dryRun: one('dry-run', bool.default(false)),
     secrets: parseSecrets(text('secrets')),
-    environment: text('environment'),
-    prComment: one('pr-comment', bool.default(false)),
+    // A preview's defaults: a GitHub Deployment in environment `preview`, and the comment (action.yml leaves
+    // pr-comment empty so that a false given can be told from the default).
+    environment: text('environment') ?? (preview ? 'preview' : undefined),
+    prComment: one('pr-comment', bool.optional()) ?? preview !== undefined,
+    preview,
   };
   if (common.timeoutMs > MAX_TIMEOUT_MS)
     throw new InputError(
@@ -123,7 +138,7 @@ export async function readInputs(
     source: sourceInput ?? (imageUri ? 'external_docker' : 'codehost'),
     sourceGiven: sourceInput !== undefined,
     revisionSource: one('revision-source', oneOf(REVISION_SOURCES).optional()),
-    repoRef: text('repo-ref') ?? context.ref,
+    repoRef: text('repo-ref') ?? (preview && context.change?.headRef) ?? context.ref,
     imageUri,
     graphConfigPath: text('graph-config-path'),
     sourceTarballPath: text('source-tarball-path'),
@@ -173,8 +188,9 @@ export function deploySettings(inputs: Inputs): DeploySettings {
   return settings;
 }
 
-/** The deployment the inputs name: by deployment-id (and name, when both are given) or by name. */
-export function targetRef({ command, name, deploymentId }: Inputs): DeploymentRef {
+/** The deployment the inputs name: a preview's, by deployment-id (and name, when both are given) or by name. */
+export function targetRef({ command, name, deploymentId, common }: Inputs): DeploymentRef {
+  if (common.preview) return { name: common.preview.name };
   if (deploymentId) return { id: deploymentId, name };
   if (name) return { name };
   throw new InputError(

@@ -1,4 +1,5 @@
 // The settings commands share, once the inputs are parsed; a command's own settings type lives beside the command.
+import type { Preview } from '../core/host.ts';
 import type { IntegrationKind } from '../service/calls.ts';
 import type { ResourceSpec, Secret, SecretReference, Source } from '../service/schemas.ts';
 
@@ -20,6 +21,8 @@ export interface CommonSettings {
   /** The CI environment to record a deployment in (a GitHub Deployment), and whether to comment on the change. */
   environment?: string;
   prComment: boolean;
+  /** The change's preview this run deploys (preview: true) or closes (preview-close). */
+  preview?: Preview;
 }
 
 /** How a command that writes a revision follows it (deploy and redeploy). */

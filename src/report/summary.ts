@@ -24,6 +24,7 @@ const HEADLINE: Record<Result, string> = {
   updated: '✅ Updated',
   planned: '📝 Planned (dry run)',
   unhealthy: '🩺 Unhealthy',
+  closed: '🔒 Preview closed',
 };
 
 /** A command's own headings for its successful results (command status reports a revision, not a run). */
@@ -44,6 +45,7 @@ export function renderSummary(
 ): string {
   return [
     ...heading(report, context, headlines),
+    ...ending(report),
     ...cancelled(report),
     ...failure(report),
     ...report.notes.flatMap((note) => [`> ${esc(note)}`, '']),
@@ -63,6 +65,7 @@ export function renderComment(
 ): string {
   return [
     ...heading(report, context, headlines),
+    ...ending(report),
     ...cancelled(report),
     ...failure(report),
     ...resultTable(report, context),
@@ -96,6 +99,10 @@ function headline(report: RunReport, headlines: Headlines): string {
 function heading(report: RunReport, context: SummaryContext, headlines: Headlines): string[] {
   const name = report.deployment?.name ?? context.name;
   return [`### ${headline(report, headlines)}${name ? `: ${esc(name)}` : ''}`, ''];
+}
+
+function ending(report: RunReport): string[] {
+  return report.ending ? [esc(report.ending), ''] : [];
 }
 
 function cancelled(report: RunReport): string[] {

@@ -1,6 +1,6 @@
-// In-process fake of the few GitHub endpoints the action calls (deployments, deployment statuses, issue comments,
-// and the GraphQL `viewer` that tells whose token it is), on 127.0.0.1, recording every request. The action reaches
-// it through GITHUB_API_URL.
+// In-process fake of the few GitHub endpoints the action calls (deployments and their list, deployment statuses,
+// issue comments, and the GraphQL `viewer` that tells whose token it is), on 127.0.0.1, recording every request.
+// The action reaches it through GITHUB_API_URL.
 import type { ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../simulator/server.ts';
 import { Loopback, LoopbackFake, sendJson as send, useFake } from './loopback.ts';
@@ -124,6 +124,27 @@ export class FakeGitHub extends LoopbackFake {
     if (path === '/user' && method === 'GET') return send(res, 403, FORBIDDEN);
 
     let m = /^\/repos\/[^/]+\/[^/]+\/deployments$/.exec(path);
+    if (m && method === 'GET') {
+      // Newest first, in pages, of one environment when the query names one (the only filter the action uses).
+      const perPage = Number(rec.query.per_page ?? 30);
+      const page = Number(rec.query.page ?? 1);
+      const { environment } = rec.query;
+      const listed = this.deployments
+        .filter((d) => environment === undefined || d.environment === environment)
+        .reverse()
+        .slice((page - 1) * perPage, page * perPage)
+        .map(({ id, ref, environment, description, request }) => ({
+          id,
+          ref,
+          sha: ref,
+          environment,
+          description,
+          task: 'deploy',
+          payload: request.payload ?? {},
+          transient_environment: request.transient_environment === true,
+        }));
+      return send(res, 200, listed);
+    }
     if (m && method === 'POST') {
       const deployment: FakeDeployment = {
         id: this.nextId++,

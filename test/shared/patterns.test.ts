@@ -7,6 +7,7 @@ import { systemClock } from '../../src/shared/clock.ts';
 import { listDeployments } from '../../src/service/calls.ts';
 import { ServiceClient } from '../../src/service/client.ts';
 import { HttpError } from '../../src/service/errors.ts';
+import { slug } from '../../src/inputs/preview.ts';
 import { UUID } from '../../src/service/schemas.ts';
 import { code, codeBlock, esc, link } from '../../src/shared/markdown.ts';
 import { Redactor } from '../../src/shared/redact.ts';
@@ -64,6 +65,7 @@ describe('each pattern over data, on 1 MB of its worst case, within a generous b
     ['withoutQuery', () => withoutQuery(mb('/'))],
     ['sameRepoUrl: slashes before the end', () => sameRepoUrl(mb('/', 'x'), 'x')],
     ['the UUID pattern', () => UUID.test(mb('a'))],
+    ['slug: a head branch of runs to collapse and ends to trim', () => slug(mb('-_/é', '-'))],
     ['HttpError: dots and spaces before the end', () => new HttpError(500, errorOf(mb('. ', 'x')))],
     ['HttpError: only dots', () => new HttpError(500, errorOf(mb('.')))],
     ['redact: near-misses of a secret, split by hidden characters', () => s.redact(almostKey)],

@@ -13,16 +13,16 @@ export function commentMarker(name: string): string {
 }
 
 /**
- * Creates the pull request's comment for deployment `name`, or updates the one that carries its marker and was
- * written by the token's own identity, so a pull request has one comment per deployment however many runs it
- * sees. A comment by anyone else (the PR's author, say) that carries the marker is never touched. Answers what it
- * did, or undefined after a warning. When the comments or the identity cannot be read, nothing is written: a blind
- * create could duplicate.
+ * Creates the pull request's comment for deployment `name` (unless `create` is false), or updates the one that
+ * carries its marker and was written by the token's own identity, so a pull request has one comment per deployment
+ * however many runs it sees. A comment by anyone else (the PR's author, say) that carries the marker is never
+ * touched. Answers what it did, or undefined (after a warning, when something failed). When the comments or the
+ * identity cannot be read, nothing is written: a blind create could duplicate.
  */
 export async function upsertComment(
   api: GitHubApi,
   log: Logger,
-  c: { repo: Repo; issueNumber: number; name: string; body: string },
+  c: { repo: Repo; issueNumber: number; name: string; body: string; create?: boolean },
   limits: CallLimits,
 ): Promise<'created' | 'updated' | undefined> {
   const marker = commentMarker(c.name);
@@ -51,6 +51,10 @@ export async function upsertComment(
     if (!answer) return undefined;
     log.info(`Updated the comment on pull request #${c.issueNumber}.`);
     return 'updated';
+  }
+  if (c.create === false) {
+    log.info(`Pull request #${c.issueNumber} has no comment of ${c.name} to update.`);
+    return undefined;
   }
   const answer = await bestEffort(
     api,

@@ -14,11 +14,21 @@ export interface Repo {
   repo: string;
 }
 
+/** A pull request's preview, as its GitHub Deployments' payload names it. */
+export interface PreviewDeployment {
+  pullRequest: number;
+  name: string;
+}
+
 /** The GitHub work one run does. */
 export interface GitHubWork {
   repo: Repo;
-  environment?: { name: string; sha: string };
-  comment?: { issueNumber: number };
+  /** The GitHub Deployment to record; a preview's is transient and its payload names the pull request. */
+  environment?: { name: string; sha: string; preview?: PreviewDeployment };
+  /** A closed pull request's preview: its GitHub Deployments in `environment` are marked inactive. */
+  close?: PreviewDeployment & { environment: string };
+  /** The pull request comment; a closed preview's is updated when there is one, never created. */
+  comment?: { issueNumber: number; create: boolean };
 }
 
 const PR_EVENTS = new Set(['pull_request', 'pull_request_target']);
@@ -93,7 +103,7 @@ function defaultRef(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * Which GitHub features apply, and why the others asked for do not. A GitHub Deployment records a write, never a
- * dry run or a read; a comment needs a pull request and a deployment.
+ * dry run or a read, and a closed preview's are marked inactive; a comment needs a pull request and a deployment.
  */
 export function plannedGitHubWork(
   run: IntegrationRun,
@@ -101,13 +111,17 @@ export function plannedGitHubWork(
 ): { work?: GitHubWork; skipped: string[] } {
   const skipped: string[] = [];
   let environment: GitHubWork['environment'];
+  let close: GitHubWork['close'];
   let comment: GitHubWork['comment'];
+  const preview = run.preview && { pullRequest: run.preview.number, name: run.preview.name };
+  const closing = run.preview?.closing === true;
   if (run.environment) {
     if (run.dryRun) skipped.push('environment: a dry run records no GitHub Deployment.');
+    else if (closing && preview) close = { ...preview, environment: run.environment };
     else if (!run.writes)
       skipped.push(`environment: command '${run.command}' records no GitHub Deployment.`);
     else if (!ctx.sha) skipped.push('environment: no commit (GITHUB_SHA) to record it for.');
-    else environment = { name: run.environment, sha: ctx.sha };
+    else environment = { name: run.environment, sha: ctx.sha, preview };
   }
   if (run.prComment) {
     if (run.target === undefined)
@@ -116,10 +130,10 @@ export function plannedGitHubWork(
       skipped.push(
         'pr-comment: not a pull_request event, so there is no pull request to comment on.',
       );
-    else comment = { issueNumber: ctx.pullRequest };
+    else comment = { issueNumber: ctx.pullRequest, create: !closing };
   }
-  if (!environment && !comment) return { skipped };
+  if (!environment && !close && !comment) return { skipped };
   if (!ctx.repo)
     return { skipped: [...skipped, 'environment, pr-comment: GITHUB_REPOSITORY is not set.'] };
-  return { work: { repo: ctx.repo, environment, comment }, skipped };
+  return { work: { repo: ctx.repo, environment, close, comment }, skipped };
 }

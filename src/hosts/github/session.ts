@@ -1,12 +1,17 @@
-// The GitHub features of one run, as an integration: a GitHub Deployment marked in_progress at the start, then its
-// end and the pull request comment. Octokit is imported only when one of them applies, into a chunk of its own.
+// The GitHub features of one run, as an integration: a GitHub Deployment marked in_progress at the start (or, when
+// a preview closes, its pull request's marked inactive), then its end and the pull request comment. Octokit is imported only when one of them applies, into a chunk of its own.
 import type { Integration, IntegrationRun } from '../../core/host.ts';
 import type { RunReport } from '../../core/report.ts';
 import { absoluteHttpUrl } from '../../shared/url.ts';
 import type { CallLimits, GitHubApi } from './api.ts';
 import { upsertComment } from './comment.ts';
 import type { GitHubWork } from './context.ts';
-import { createDeployment, finalStatus, setDeploymentStatus } from './deployments.ts';
+import {
+  closePreviewDeployments,
+  createDeployment,
+  finalStatus,
+  setDeploymentStatus,
+} from './deployments.ts';
 
 const CALL_TIMEOUT_MS = 10_000;
 /** GitHub rejects a deployment (status) description longer than 140 characters. */
@@ -40,13 +45,35 @@ export class GitHubSession implements Integration {
       log.warning(`The GitHub features are skipped: ${(error as Error).message}`);
       return;
     }
-    if (!work.environment) return;
     // Within the deploy's own deadline, and stopped by a cancel.
     const limits: CallLimits = {
       time: run.time,
       timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, run.deadline - run.time.now())),
       signal: run.signal,
     };
+    // A closed preview's deployments do not wait for the service's answer: they are inactive whatever it says.
+    if (work.close) {
+      const { environment, ...preview } = work.close;
+      await closePreviewDeployments(
+        this.api,
+        log,
+        {
+          repo: work.repo,
+          environment,
+          preview,
+          status: {
+            state: 'inactive',
+            // What stays on the service is the comment's and the summary's to say, once the service has answered.
+            description: `Pull request #${preview.pullRequest} closed.`,
+            logUrl: runUrl,
+          },
+        },
+        { ...limits, deadline: run.deadline },
+      );
+      return;
+    }
+    if (!work.environment) return;
+    const { preview } = work.environment;
     this.deploymentId = await createDeployment(
       this.api,
       log,
@@ -55,6 +82,7 @@ export class GitHubSession implements Integration {
         environment: work.environment.name,
         sha: work.environment.sha,
         description: log.field(`agent-deploy-action: ${run.target ?? ''}`, DESCRIPTION_MAX),
+        preview,
       },
       limits,
     );
@@ -70,6 +98,7 @@ export class GitHubSession implements Integration {
             description: log.field(`Deploying ${run.target ?? ''}`, DESCRIPTION_MAX),
             environmentUrl: this.url(run.customUrl),
             logUrl: runUrl,
+            autoInactive: preview ? false : undefined,
           },
         },
         limits,
@@ -110,17 +139,13 @@ export class GitHubSession implements Integration {
               description: log.field(description, DESCRIPTION_MAX),
               environmentUrl: url,
               logUrl: runUrl,
+              autoInactive: work.environment?.preview ? false : undefined,
             },
           },
           limits,
         ),
       work.comment &&
-        upsertComment(
-          api,
-          log,
-          { repo: work.repo, issueNumber: work.comment.issueNumber, ...comment },
-          limits,
-        ),
+        upsertComment(api, log, { repo: work.repo, ...work.comment, ...comment }, limits),
     ]);
   }
 }

@@ -1,0 +1,66 @@
+// A pull request's preview through the bundled action, as the runner runs it: Octokit's lazy chunk against the fake
+// GitHub at GITHUB_API_URL. The rest of the feature is tested in-process (test/commands/preview.test.ts).
+import { expect, it } from 'vitest';
+import { runAction } from '../../helpers/action.ts';
+import { useGitHub } from '../../helpers/github.ts';
+import { codehostInputs, INTEGRATION, useSimulator } from '../../helpers/setup.ts';
+
+const ctx = useSimulator();
+const github = useGitHub();
+
+it('first run of a pull request: creates support-agent-pr-7 from the head branch, a transient GitHub Deployment and one comment', async () => {
+  const { sim } = ctx;
+  const { gh } = github;
+  sim.addRepository(INTEGRATION, {
+    owner: 'acme',
+    name: 'agent',
+    url: 'https://codehost.example/acme/agent',
+  });
+  sim.timelines.push([{ status: 'BUILDING', ms: 100 }, { status: 'DEPLOYED' }]);
+
+  const run = await runAction({
+    inputs: codehostInputs(sim, 'support-agent', {
+      preview: 'true',
+      'github-token': 'ghs_fakeGitHubToken0123456789',
+    }),
+    env: {
+      GITHUB_API_URL: gh.url,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_HEAD_REF: 'feature/chat',
+      GITHUB_REF: 'refs/pull/7/merge',
+      GITHUB_REF_NAME: '7/merge',
+    },
+    event: {
+      action: 'opened',
+      number: 7,
+      pull_request: {
+        number: 7,
+        head: { sha: 'b'.repeat(40), ref: 'feature/chat', repo: { full_name: 'acme/agent' } },
+        base: { ref: 'main', repo: { full_name: 'acme/agent' } },
+      },
+    },
+  });
+
+  expect(run.errors).toEqual([]);
+  expect(run.outputs).toMatchObject({
+    result: 'deployed',
+    created: 'true',
+    'deployment-name': 'support-agent-pr-7',
+  });
+  expect(sim.requestsTo('POST', '/v2/deployments')[0]!.body).toMatchObject({
+    name: 'support-agent-pr-7',
+    source_revision_config: { repo_ref: 'feature/chat' },
+  });
+  expect(gh.deployments).toHaveLength(1);
+  expect(gh.deployments[0]).toMatchObject({ environment: 'preview', ref: 'b'.repeat(40) });
+  expect(gh.deployments[0]!.request).toMatchObject({
+    transient_environment: true,
+    payload: { pull_request: 7, deployment: 'support-agent-pr-7' },
+  });
+  expect(gh.deployments[0]!.statuses).toMatchObject([
+    { state: 'in_progress', auto_inactive: false },
+    { state: 'success', auto_inactive: false },
+  ]);
+  expect(gh.commentsOn(7)).toHaveLength(1);
+  expect(gh.commentsOn(7)[0]!.body).toContain('### ✅ Deployed: support-agent-pr-7');
+});
