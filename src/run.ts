@@ -235,8 +235,10 @@ async function publish(
     return;
   }
   const message = report.failure?.message ?? `Result: ${report.result}`;
+  // The same next step as the summary's, so a reader of the log alone knows it too.
+  const next = report.failure?.next && `Next: ${report.failure.next}`;
   const left = report.cancelled ? afterCancel(report) : undefined;
-  host.fail(sinks.logLine(left ? `${message} ${left}` : message));
+  host.fail(sinks.logLine([message, next, left].filter(Boolean).join(' ')));
 }
 
 /** The deployment a run is about, as the inputs name it (token-metadata has none). */
