@@ -15,6 +15,7 @@ import {
 } from './settings.ts';
 import {
   bool,
+  createMode,
   duration,
   oneOf,
   repoUrl,
@@ -106,7 +107,7 @@ export async function readInputs(
     verify: verify ? { url: verify, timeoutMs: verifyTimeoutMs } : undefined,
   };
   const deploy: Inputs['deploy'] = {
-    create: one('create', bool.default(true)),
+    create: one('create', createMode.default(true)),
     source: sourceInput ?? (imageUri ? 'external_docker' : 'codehost'),
     sourceGiven: sourceInput !== undefined,
     revisionSource: one('revision-source', oneOf(REVISION_SOURCES).optional()),

@@ -29,6 +29,18 @@ export const bool = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** create: true, false (any case, as booleans are), or always: create even beside a name one typo away. */
+export const createMode = z.string().transform((v, ctx): boolean | 'always' => {
+  const lower = v.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  if (lower === 'always') return 'always';
+  ctx.addIssue({
+    code: 'custom',
+    message: `${shown(v)} is not true, always or false; use true (create a name that is not one typo away from a deployment's), always or false.`,
+  });
+  return z.NEVER;
+});
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000 };
 const DURATION_FORM = 'use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m';
 /**
