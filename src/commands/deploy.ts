@@ -1,5 +1,6 @@
 import { type Expectation, follow } from '../deploy/follow.ts';
 import { findByName, findTarget } from '../deploy/lookup.ts';
+import { findNearNames, nearNameMessage, partialCheck } from '../deploy/near-names.ts';
 import { success } from '../core/outcome.ts';
 import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
@@ -64,9 +65,30 @@ async function create(
   expect: Expectation | undefined,
 ): Promise<Deployment | undefined> {
   const { client, report, log } = ctx;
-  if (!settings.create) {
+  // A preview's name is generated, never typed: no near name to guard against.
+  const near = settings.create === 'always' || settings.preview ? [] : await nearNames(ctx, name);
+  const { tenantId } = client;
+  if (settings.create === false) {
     throw new DeployError(
-      `No deployment is named '${name}' and create is false: create it first, or set create: true.`,
+      near.length > 0
+        ? nearNameMessage(name, near, {
+            tenantId,
+            why: 'create is false',
+            otherwise: `to create '${name}', set create: always`,
+          })
+        : `No deployment is named '${name}'${tenantId ? ` in tenant ${tenantId}` : ''} and create is false: check name${tenantId ? ' and tenant-id' : ''}, or create it (create: true).`,
+    );
+  }
+  if (near.length > 0) {
+    // Not created: a misspelt name would make a second deployment beside the one meant.
+    const integration =
+      needsRepository(settings) && !settings.integrationId ? ' and integration-id' : '';
+    throw new DeployError(
+      nearNameMessage(name, near, {
+        tenantId,
+        why: 'nothing was created',
+        otherwise: `to create '${name}' beside it, set create: always${integration}`,
+      }),
     );
   }
   report.phase = 'resolve';
@@ -231,6 +253,23 @@ function madeFrom(found: Deployment, body: CreateDeploymentBody): boolean {
     carries(found.source_revision_config, body.source_revision_config) &&
     (repoUrl === undefined || sameRepoUrl(found.source_config.repo_url ?? '', repoUrl))
   );
+}
+
+/**
+ * The deployments one typo away from `name`, which none has. A search that could not look everywhere is said in the
+ * log and the summary.
+ */
+async function nearNames({ client, report, log }: CommandContext, name: string) {
+  const found = await findNearNames(client, name);
+  log.debug(
+    `Names one typo away from '${name}': searched ${found.terms.map((t) => `'${t}'`).join(', ') || 'nothing'} in ${found.requests} requests; found ${found.near.length}.`,
+  );
+  const partial = partialCheck(name, found);
+  if (partial) {
+    log.notice(partial);
+    report.notes.push(partial);
+  }
+  return found.near;
 }
 
 function needsRepository(s: DeploySettings): boolean {

@@ -1,5 +1,6 @@
 import { follow } from '../deploy/follow.ts';
 import { describeTarget, findTarget } from '../deploy/lookup.ts';
+import { notFound } from '../deploy/near-names.ts';
 import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
@@ -49,7 +50,11 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
   const target = await findTarget(client, settings.target);
   if (!target)
     throw new DeployError(
-      `No deployment is named '${describeTarget(settings.target)}': redeploy needs an existing deployment.`,
+      await notFound(
+        client,
+        describeTarget(settings.target),
+        'redeploy needs an existing deployment',
+      ),
     );
   report.deployment = target;
   report.previousRevisionId = target.active_revision_id ?? undefined;

@@ -1,4 +1,5 @@
-import { findTarget } from '../deploy/lookup.ts';
+import { describeTarget, findTarget } from '../deploy/lookup.ts';
+import { notFound } from '../deploy/near-names.ts';
 import { conclude, type Result } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
 import {
@@ -42,7 +43,14 @@ async function statusRun(
 ): Promise<void> {
   report.phase = 'lookup';
   const target = await findTarget(client, settings.target);
-  if (!target) throw new DeployError(`No deployment is named '${settings.target.name}'.`);
+  if (!target)
+    throw new DeployError(
+      await notFound(
+        client,
+        describeTarget(settings.target),
+        'status reads an existing deployment',
+      ),
+    );
   report.deployment = target;
   report.previousRevisionId = target.active_revision_id ?? undefined;
   report.revisionId = target.latest_revision_id ?? undefined;

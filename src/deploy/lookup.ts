@@ -43,7 +43,9 @@ export async function findById(
   const deployment = await client.getDeployment(target.id);
   if (!deployment) {
     throw new DeployError(
-      `deployment-id ${target.id} does not exist for this key and tenant; check the id (deployment-id never creates).`,
+      client.tenantId
+        ? `deployment-id ${target.id} does not exist in tenant ${client.tenantId} (tenant-id), where this run looked; check the id, and that tenant-id names the tenant that owns it (deployment-id never creates).`
+        : `deployment-id ${target.id} does not exist for this key (no tenant-id was sent); check the id, or set tenant-id when the deployment belongs to another of the key's tenants (deployment-id never creates).`,
     );
   }
   if (target.name && deployment.name !== target.name) {

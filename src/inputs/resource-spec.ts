@@ -1,7 +1,9 @@
 // The resource-spec input: YAML or JSON inline, or @path to a file of the workspace, read with care.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { z } from 'zod';
 import { ResourceSpec } from '../service/schemas.ts';
+import { nearest } from '../shared/nearest.ts';
 import { InputError } from './settings.ts';
 
 /** A resource spec is a page of YAML; a larger file is a wrong path, not a spec. */
@@ -32,19 +34,115 @@ export async function parseResourceSpec(
     );
   }
   const parsed = ResourceSpec.safeParse(doc);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.join('.');
-    const problem =
-      issue.code === 'unrecognized_keys'
-        ? `unknown key ${issue.keys.map((k) => `'${[path, k].filter(Boolean).join('.')}'`).join(', ')} (a typo?)`
-        : `${path || 'the document'}: ${issue.message}`;
-    throw new InputError(
-      input,
-      `${where}: ${problem}; the fields are those of the service's ResourceSpec (see the self-hosted recipe in docs/recipes.md).`,
-    );
+  if (parsed.success) return parsed.data;
+  const mistakes = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc));
+  const shown = mistakes.slice(0, MAX_SHOWN);
+  const more = mistakes.length > MAX_SHOWN ? `; and ${mistakes.length - MAX_SHOWN} more` : '';
+  const count = mistakes.length === 1 ? 'a mistake' : `${mistakes.length} mistakes`;
+  throw new InputError(
+    input,
+    `${where} has ${count}: ${shown.join('; ')}${more}. The fields are those of the service's ResourceSpec (see the self-hosted recipe in docs/recipes.md).`,
+  );
+}
+
+/** The most mistakes one message names: a document of a hundred wrong lines is a wrong file, said in ten. */
+const MAX_SHOWN = 10;
+
+/** Each mistake of a zod issue in our words, named by its key (`init_containers[0].image`); values never quoted. */
+function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string[] {
+  const path = issue.path.filter((p) => typeof p !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeys(path);
+    return issue.keys.map((key) => {
+      const near = nearest(key, known);
+      const hint = !near
+        ? ''
+        : near.likely
+          ? ` (did you mean '${keyPath([...path, near.word])}'?)`
+          : ` (the nearest is '${keyPath([...path, near.word])}')`;
+      return `'${keyPath([...path, key])}' is not a field${hint}`;
+    });
   }
-  return parsed.data;
+  const where = path.length ? `'${keyPath(path)}'` : 'the document';
+  if (issue.code === 'invalid_type') {
+    const value = valueAt(doc, path);
+    // A whole number is checked as a number first: the schema says which it wants.
+    const wanted = schemaAt(path)?.isInt ? 'int' : issue.expected;
+    const expected = EXPECTED[wanted] ?? wanted;
+    if (value === undefined) return [`${where} is missing (it needs ${expected})`];
+    return [`${where} must be ${expected}, not ${kindOf(value)}`];
+  }
+  return [`${where}: ${issue.message}`];
+}
+
+/** What the schema expects, as the message says it. */
+const EXPECTED: Record<string, string> = {
+  number: 'a number (e.g. 0.5)',
+  int: 'a whole number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping (key: value lines)',
+  record: 'a mapping (key: value lines)',
+};
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) ? 'a whole number' : 'a fraction';
+    case 'string':
+      return 'text';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+      return 'a mapping';
+    default:
+      return typeof value;
+  }
+}
+
+/** `init_containers[0].image`, as a user finds it in the YAML. */
+function keyPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`))
+    .join('');
+}
+
+function valueAt(doc: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = doc;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+/** The keys the ResourceSpec schema knows at `path` (inside lists and optional values); none where it knows none. */
+function knownKeys(path: readonly PropertyKey[]): string[] {
+  const schema = schemaAt(path);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/** The schema of the value at `path`, through the optional, nullable and lazy wrappers; undefined off the schema. */
+function schemaAt(path: readonly PropertyKey[]): (z.ZodType & { isInt?: boolean }) | undefined {
+  let schema: z.ZodType = ResourceSpec;
+  for (const key of [...path, undefined]) {
+    while (
+      schema instanceof z.ZodLazy ||
+      schema instanceof z.ZodOptional ||
+      schema instanceof z.ZodNullable
+    )
+      schema = schema.unwrap() as z.ZodType;
+    if (key === undefined) break;
+    if (schema instanceof z.ZodArray && typeof key === 'number')
+      schema = schema.element as z.ZodType;
+    else if (schema instanceof z.ZodObject && typeof key === 'string' && key in schema.shape)
+      schema = schema.shape[key] as z.ZodType;
+    else return undefined;
+  }
+  return schema;
 }
 
 /**

@@ -40,7 +40,8 @@ export interface FollowSettings {
 export interface DeploySettings extends CommonSettings, FollowSettings {
   command: 'deploy';
   target: DeploymentRef;
-  create: boolean;
+  /** true: create a missing deployment unless its name is one typo away from one that exists; 'always': even then. */
+  create: boolean | 'always';
   /** The source to create with: the input, or the contract's default. */
   source: Source;
   sourceGiven: boolean;

@@ -29,27 +29,50 @@ export const bool = z.string().transform((v, ctx) => {
   return z.NEVER;
 });
 
+/** create: true, false (any case, as booleans are), or always: create even beside a name one typo away. */
+export const createMode = z.string().transform((v, ctx): boolean | 'always' => {
+  const lower = v.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  if (lower === 'always') return 'always';
+  ctx.addIssue({
+    code: 'custom',
+    message: `${shown(v)} is not true, always or false; use true (create a name that is not one typo away from a deployment's), always or false.`,
+  });
+  return z.NEVER;
+});
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000 };
+const DURATION_FORM = 'use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m';
+/**
+ * A duration input: whole seconds or amounts with units, at least one second. Shorter is never meant: no wait, poll
+ * or check of this action is that short, and `10ms` is almost always a typo of `10m`, which the message says.
+ */
 export const duration = z.string().transform((v, ctx) => {
-  const problem = `${shown(v)} is not a duration; use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m.`;
   let ms = 0;
   if (/^\d+$/.test(v)) ms = Number(v) * 1000;
   else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(v)) {
     for (const [, amount, , unit] of v.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g))
       ms += Number(amount) * UNIT_MS[unit!]!;
   } else {
-    ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  }
-  if (ms <= 0) {
     ctx.addIssue({
       code: 'custom',
-      message: `must be longer than zero; ${problem.slice(problem.indexOf('use'))}`,
+      message: `${shown(v)} is not a duration; ${DURATION_FORM}.`,
     });
+    return z.NEVER;
+  }
+  if (ms < 1000) {
+    ctx.addIssue({ code: 'custom', message: underOneSecond(v) });
     return z.NEVER;
   }
   return Math.round(ms);
 });
+
+/** Why a duration under a second is refused, with what it most likely meant (`10ms` → `10m`). */
+function underOneSecond(v: string): string {
+  const amount = /^(\d+(\.\d+)?)ms$/.exec(v)?.[1];
+  const meant = amount ? ` (milliseconds): did you mean ${amount}m (minutes) or ${amount}s?` : '.';
+  return `${shown(v)} is under one second${meant} Every duration is at least 1s; ${DURATION_FORM}.`;
+}
 
 export const serviceUrl = z.string().transform((v, ctx) => {
   let url: URL;

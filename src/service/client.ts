@@ -38,6 +38,11 @@ export class ServiceClient {
     return new ServiceClient(this.http, { ...this.clock, deadline, limit }, this.observe);
   }
 
+  /** The tenant the requests name (tenant-id), if any. */
+  get tenantId(): string | undefined {
+    return this.http.tenantId;
+  }
+
   /** How much status polling should stretch its gaps while the service rate-limits. */
   get pace(): Pace {
     return this.http.pace;

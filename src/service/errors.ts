@@ -7,14 +7,23 @@ export class HttpError extends DeployError {
   override name = 'HttpError';
   readonly status: number;
   readonly retryAfterMs?: number;
-  /** `request` is how the request is named ("GET /v2/deployments"); `hint` replaces the status's own advice. */
+  /**
+   * `request` is how the request is named ("GET /v2/deployments"); `hint` replaces the status's own advice;
+   * `tenantId` is the tenant the request named, which a 403 is about.
+   */
   constructor(
     status: number,
-    parts: { request: string; server: string; hint?: string; retryAfterMs?: number },
+    parts: {
+      request: string;
+      server: string;
+      hint?: string;
+      retryAfterMs?: number;
+      tenantId?: string;
+    },
   ) {
     const server = withoutTrailingDots(parts.server);
     super(
-      `${parts.request} failed: HTTP ${status}${server ? ` ${server}` : ''}${parts.hint ?? hintFor(status)}`,
+      `${parts.request} failed: HTTP ${status}${server ? ` ${server}` : ''}${parts.hint ?? hintFor(status, parts.tenantId)}`,
     );
     this.status = status;
     this.retryAfterMs = parts.retryAfterMs;
@@ -71,13 +80,17 @@ function withoutTrailingDots(text: string): string {
   return text.slice(0, end);
 }
 
-function hintFor(status: number): string {
+function hintFor(status: number, tenantId: string | undefined): string {
   switch (status) {
     case 400:
       return '. The service rejected the request: check the inputs it names.';
     case 401:
-    case 403:
       return '. Check that api-key is valid and, with several tenants, that tenant-id names the tenant that owns the resource.';
+    case 403:
+      // A wrong tenant and a missing one are told apart: the fix differs.
+      return tenantId
+        ? `. The key has no access to tenant ${tenantId} (tenant-id), or not to this resource there: check tenant-id, or use an api-key of that tenant.`
+        : '. The key was refused, and no tenant-id was sent: if the key has access to several tenants, set tenant-id to the uuid of the tenant that owns the deployments; otherwise check api-key.';
     case 409:
       return '. The service reports a conflicting change: re-run the job; for a name that is taken, pick another name or set deployment-id.';
     case 422:

@@ -10,6 +10,7 @@ import type { Call } from './calls.ts';
 import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
 import type { Transport } from './transport.ts';
+import { UNREACHABLE_RETRY_MS, unreachableKind, UnreachableError } from './unreachable.ts';
 
 export interface HttpSettings {
   baseUrl: string;
@@ -39,6 +40,7 @@ export interface RunClock {
 
 type Excerpt = (text: string, max: number) => string;
 
+/** A connection refused or a name that does not resolve (or a TLS handshake refused, below): nothing went out. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
 /** Where an HTML page's title is looked for: a title further in is not worth reading the page for. */
@@ -59,6 +61,10 @@ export class ServiceHttp {
   private readonly time: Clock;
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
+  /** Whether anything has answered in this run (any status): until then, "cannot reach" is base-url's fault. */
+  private answered = false;
+  /** The first "cannot reach" failure before any answer: when, and the attempts since. */
+  private unreachable?: { since: number; attempts: number };
 
   constructor(settings: HttpSettings, log: Logger, time: Clock, transport: Transport) {
     this.settings = settings;
@@ -73,6 +79,11 @@ export class ServiceHttp {
     };
   }
 
+  /** The tenant every request names (X-Tenant-Id), for messages about what was not found there. */
+  get tenantId(): string | undefined {
+    return this.settings.tenantId;
+  }
+
   /**
    * One call, retried as its policy allows for as long as the deadline and the patience allow: not a fixed number
    * of attempts, so a busy or restarting service costs time, not a red build.
@@ -84,6 +95,7 @@ export class ServiceHttp {
       let failure: HttpError | NetworkError;
       try {
         const { status, headers, text, url } = await this.once(call, clock);
+        this.answered = true;
         const { excerpt } = this.settings;
         const page = htmlPage(headers, text, excerpt);
         if (status >= 200 && status < 300 && !page) {
@@ -107,6 +119,7 @@ export class ServiceHttp {
                 ? `. ${call.notFound}`
                 : undefined,
           retryAfterMs: retryAfterMs(headers, this.time),
+          tenantId: this.settings.tenantId,
         });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
@@ -116,12 +129,20 @@ export class ServiceHttp {
         limited = true;
         this.pace.limited();
       }
-      const delay = this.retryDelay(call.retry, failure, attempt, clock);
+      const early = this.unreachableWindow(failure);
+      const delay = this.retryDelay(call.retry, failure, attempt, clock, early);
       if (delay === undefined) {
+        if (early && !clock.signal.aborted) throw this.unreachableError(failure as NetworkError);
         failure.message += this.outage.summary();
         throw failure;
       }
-      this.outage.retrying(label, describe(failure), clock.deadline, clock.limit);
+      this.outage.retrying(
+        label,
+        describe(failure),
+        clock.deadline,
+        clock.limit,
+        early === undefined ? undefined : { until: early, bound: 'no answer yet in this run' },
+      );
       this.log.debug(
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
@@ -129,18 +150,44 @@ export class ServiceHttp {
     }
   }
 
-  /** Milliseconds to wait before the next attempt, or undefined to give up. */
+  /**
+   * Milliseconds to wait before the next attempt, or undefined to give up. `until`: the end of the short window of
+   * a service that has never answered, which then bounds the retries instead of the patience.
+   */
   private retryDelay(
     policy: RetryPolicy,
     failure: HttpError | NetworkError,
     attempt: number,
     clock: RunClock,
+    until?: number,
   ): number | undefined {
     if (clock.signal.aborted || !isRetryable(policy, failure)) return undefined;
     if (!this.outage.patient()) return undefined;
     const delay = backoffMs(attempt, 'status' in failure ? failure.retryAfterMs : undefined);
     // A retry that cannot finish before the deadline only delays the failure.
-    return this.time.now() + delay < clock.deadline ? delay : undefined;
+    return this.time.now() + delay < Math.min(clock.deadline, until ?? Infinity)
+      ? delay
+      : undefined;
+  }
+
+  /**
+   * For a refused connection, a name that does not resolve or a refused certificate before anything has answered
+   * in this run: when its retries end (UNREACHABLE_RETRY_MS after the first). Undefined for any other failure.
+   */
+  private unreachableWindow(failure: HttpError | NetworkError): number | undefined {
+    if (this.answered || !(failure instanceof NetworkError) || !unreachableKind(failure.code))
+      return undefined;
+    this.unreachable ??= { since: this.time.now(), attempts: 0 };
+    this.unreachable.attempts++;
+    return this.unreachable.since + UNREACHABLE_RETRY_MS;
+  }
+
+  private unreachableError(failure: NetworkError): UnreachableError {
+    const { since, attempts } = this.unreachable!;
+    return new UnreachableError(failure, this.settings.baseUrl, {
+      attempts,
+      ms: this.time.now() - since,
+    });
   }
 
   private async once(
@@ -207,7 +254,7 @@ export class ServiceHttp {
         call.method,
         call.path,
         `network error ${reason}`,
-        NOT_SENT_CODES.has(code),
+        NOT_SENT_CODES.has(code) || unreachableKind(code) === 'tls',
         code,
       );
     } finally {

@@ -119,12 +119,23 @@ export class Outage {
     return this.time.now() - this.lastSuccess < this.patienceMs;
   }
 
-  retrying(label: string, what: string, deadline: number, limit: string): void {
+  /** `window`: a shorter bound than the patience (a service that has never answered), and its reason. */
+  retrying(
+    label: string,
+    what: string,
+    deadline: number,
+    limit: string,
+    window?: { until: number; bound: string },
+  ): void {
     this.retries++;
     if (this.since !== undefined) return;
     this.since = this.time.now();
-    const giveUp = Math.min(deadline, this.lastSuccess + this.patienceMs);
-    const bound = giveUp === deadline ? limit : `${compact(this.patienceMs)} without an answer`;
+    const patience = window?.until ?? this.lastSuccess + this.patienceMs;
+    const giveUp = Math.min(deadline, patience);
+    const waiting = window
+      ? `${compact(window.until - this.since)}: ${window.bound}`
+      : `${compact(this.patienceMs)} without an answer`;
+    const bound = giveUp === deadline ? limit : waiting;
     this.log.info(
       `The service answers ${what} to ${label}; retrying until ${utc(wallTimeOf(this.time, giveUp))} (${bound}).`,
     );

@@ -72,6 +72,18 @@ function addRepository(): void {
 }
 
 describe('preview: true', () => {
+  it('creates its generated name even one typo away from a deployment: only typed names are guarded', async () => {
+    addRepository();
+    world.sim.addDeployment({ name: 'support-agnet-pr-7' });
+
+    const run = await preview({});
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({ result: 'deployed', created: 'true' });
+    expect(world.sim.deploymentsNamed(NAME)).toHaveLength(1);
+    expect(run.stdout).not.toContain('Did you mean');
+  });
+
   it('first run: creates support-agent-pr-7 from the head branch, a transient GitHub Deployment and one comment', async () => {
     const { sim } = world;
     const { gh } = github;

@@ -251,7 +251,7 @@ describe('while waiting', () => {
 
     expect(run.errors).toEqual([
       expect.stringContaining(
-        "'stuck-after' is shorter than 1s (10ms is almost always a typo of 10m)",
+        'Input \'stuck-after\': "10ms" is under one second (milliseconds): did you mean 10m (minutes) or 10s?',
       ),
     ]);
     expect(world.sim.requests).toEqual([]);

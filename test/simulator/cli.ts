@@ -10,6 +10,8 @@ interface Flag {
   /** What the value looks like in --help; a flag without one is a switch. */
   value?: string;
   default?: string;
+  /** May be given more than once. */
+  multiple?: boolean;
   help: string;
 }
 
@@ -48,7 +50,8 @@ const FAILURES: Record<string, Flag> = {
   'outage-after': { value: 'S', help: 'with --outage: start it S seconds after the start' },
   'tenant-id': {
     value: 'UUID',
-    help: 'serve this tenant only: a request naming no tenant or another one is refused (403)',
+    multiple: true,
+    help: 'serve this tenant only: a request naming no tenant or another is refused (403); twice: a second tenant, with deployments of its own',
   },
   'no-switch': { help: 'a DEPLOYED revision never becomes the active one' },
   'rate-limit': { value: 'N', help: 'answer 429 beyond N requests per second' },
@@ -88,14 +91,16 @@ function numberFlag(name: string, value: string | undefined, min: number): numbe
   return n;
 }
 
-let values: Record<string, string | boolean | undefined>;
+let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
 try {
   ({ values } = parseArgs({
     options: Object.fromEntries(
       Object.entries(FLAGS).map(([name, f]) => [
         name,
         f.value
-          ? { type: 'string' as const, default: f.default }
+          ? f.multiple
+            ? { type: 'string' as const, multiple: true }
+            : { type: 'string' as const, default: f.default }
           : { type: 'boolean' as const, default: false },
       ]),
     ),
@@ -105,6 +110,7 @@ try {
   fail((error as Error).message.split('\n')[0]!);
 }
 const text = (name: string) => values[name] as string | undefined;
+const texts = (name: string) => (values[name] as string[] | undefined) ?? [];
 if (values.help) {
   process.stdout.write(usage());
   process.exit(0);
@@ -123,9 +129,11 @@ const buildSeconds = numberFlag('slow-build', text('slow-build'), 0);
 const outageSeconds = numberFlag('outage', text('outage'), 0);
 const outageAfter = numberFlag('outage-after', text('outage-after'), 0);
 if (outageAfter !== undefined && outageSeconds === undefined) fail('--outage-after needs --outage');
-const tenantId = text('tenant-id');
-if (tenantId !== undefined && !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(tenantId))
-  fail(`bad --tenant-id ${tenantId} (want a uuid)`);
+const [tenantId, ...otherTenants] = texts('tenant-id');
+for (const tenant of texts('tenant-id'))
+  if (!/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(tenant))
+    fail(`bad --tenant-id ${tenant} (want a uuid)`);
+if (otherTenants.length > 1) fail('--tenant-id is given at most twice');
 const repo = text('repo') ?? (process.env.GITHUB_REPOSITORY || 'acme/agent');
 const [owner, name, ...rest] = repo.split('/');
 if (!owner || !name || rest.length > 0) fail(`bad --repo ${repo} (want owner/name)`);
@@ -137,6 +145,7 @@ const sim = await Simulator.start({
   timeScale,
   rateLimit: perSecond === undefined ? undefined : { perSecond, retryAfterSeconds },
 });
+for (const tenant of otherTenants) sim.addTenant(tenant);
 sim.defaultTimeline = timeline(sim.defaultTimeline);
 if (values['no-switch']) sim.activeSwitch = 'never';
 if (outageSeconds !== undefined)
@@ -178,6 +187,9 @@ process.stdout.write(
     ...(tenantId
       ? [`  tenant-id:         ${tenantId} (required; any other is refused with 403)`]
       : []),
+    ...otherTenants.map(
+      (tenant) => `  second tenant:     ${tenant} (the key's too; its deployments are its own)`,
+    ),
     `  integration-id:    ${integrationId} (lists the repository ${owner}/${name})`,
     `  listener:          prod-cluster (${listener.id}), namespaces agents, staging`,
     `  revisions:         ${timelineText(sim)}`,

@@ -565,6 +565,10 @@ export class Simulator {
 
   private readonly server: Server;
   private readonly ownTenantId = randomUUID();
+  /** Tenants besides the key's own the key may name in X-Tenant-Id, each with deployments of its own (addTenant). */
+  private readonly otherTenants = new Set<string>();
+  /** While a request is handled: the tenant it named, whose deployments alone it sees; undefined: all of them. */
+  private requestTenant?: string;
   private deps: DepState[] = [];
   private depById = new Map<string, DepState>();
   private listeners: Listener[] = [];
@@ -643,6 +647,7 @@ export class Simulator {
     this.revisionVisibleAfterMs = 0;
     this.dateSkewMs = 0;
     this.duplicateNames = false;
+    this.otherTenants.clear();
   }
 
   requestsTo(method: string, pathPattern?: string | RegExp): RecordedRequest[] {
@@ -664,8 +669,18 @@ export class Simulator {
 
   // --- seeding ---------------------------------------------------------------------------------
 
+  /**
+   * Lets the key name `tenantId` in X-Tenant-Id too (beside `tenantId`, or the key's own tenant): a second tenant,
+   * whose deployments (addDeployment's `tenantId`) only requests naming it see. Any other tenant is refused (403).
+   */
+  addTenant(tenantId: string): void {
+    this.otherTenants.add(tenantId);
+  }
+
   addDeployment(d: {
     name: string;
+    /** The tenant that owns it (addTenant); default `tenantId`, else the key's own. */
+    tenantId?: string;
     source?: string;
     id?: string;
     source_config?: object;
@@ -702,7 +717,7 @@ export class Simulator {
       },
       secrets: (d.secrets ?? []).map((s) => ({ ...s })),
       id,
-      tenant_id: this.tenantId ?? this.ownTenantId,
+      tenant_id: d.tenantId ?? this.tenantId ?? this.ownTenantId,
       created_at: past,
       updated_at: past,
       status: 'AWAITING_DATABASE',
@@ -1188,15 +1203,40 @@ export class Simulator {
       return this.route(ctx);
     } catch (e) {
       return e instanceof Reject ? e.reply : this.crash(e);
+    } finally {
+      this.requestTenant = undefined;
     }
+  }
+
+  /**
+   * The tenant a request sees: undefined (every deployment) while no tenant is set; false when it may not (a tenant
+   * the key has no access to, or none while `tenantId` is set).
+   */
+  private tenantOf(named: string | undefined): string | undefined | false {
+    if (this.tenantId === undefined && this.otherTenants.size === 0) return undefined;
+    const own = this.tenantId ?? this.ownTenantId;
+    if (named === undefined) return this.tenantId === undefined ? own : false;
+    return named === own || this.otherTenants.has(named) ? named : false;
+  }
+
+  /** A deployment by id, as the request being handled sees it: another tenant's is not there. */
+  private visible(id: string): DepState | undefined {
+    const st = this.state(id);
+    return st && this.sees(st) ? st : undefined;
+  }
+
+  private sees(st: DepState): boolean {
+    return this.requestTenant === undefined || st.dep.tenant_id === this.requestTenant;
   }
 
   private route(ctx: Ctx): Reply {
     const { method, headers } = ctx.rec;
     if (headers['x-api-key'] !== this.apiKey) return detail(401, 'Invalid API key');
-    if (this.tenantId !== undefined && headers['x-tenant-id'] !== this.tenantId) {
+    const tenant = this.tenantOf(headers['x-tenant-id']);
+    if (tenant === false) {
       return detail(403, 'X-Tenant-Id does not match a tenant this API key may access.');
     }
+    this.requestTenant = tenant;
     const segs = ctx.rec.path.split('/').slice(1);
     let p: string[];
     try {
@@ -1337,7 +1377,9 @@ export class Simulator {
       .filter(Boolean);
     const idSet = ids && new Set(ids.map((s) => normUuid(s) ?? s));
     const matches: Deployment[] = [];
-    for (const { dep } of this.deps) {
+    for (const st of this.deps) {
+      const { dep } = st;
+      if (!this.sees(st)) continue;
       if (needle && !dep.name.toLowerCase().includes(needle)) continue;
       if (idSet && !idSet.has(dep.id.toLowerCase())) continue;
       if (q.deployment_type && dep.source_config.deployment_type !== q.deployment_type) continue;
@@ -1436,7 +1478,7 @@ export class Simulator {
         ]);
       }
     }
-    if (!this.duplicateNames && this.deps.some((s) => s.dep.name === body.name)) {
+    if (!this.duplicateNames && this.deps.some((s) => this.sees(s) && s.dep.name === body.name)) {
       return detail(409, `Deployment with name '${body.name}' already exists.`);
     }
 
@@ -1449,7 +1491,7 @@ export class Simulator {
       source_revision_config: mergeNonNull(emptyRevConfig(), rc),
       secrets: body.secrets,
       id,
-      tenant_id: this.tenantId ?? this.ownTenantId,
+      tenant_id: this.requestTenant ?? this.tenantId ?? this.ownTenantId,
       created_at: now,
       updated_at: now,
       status: 'AWAITING_DATABASE',
@@ -1469,7 +1511,7 @@ export class Simulator {
   private patchDeployment(rawId: string, ctx: Ctx): Reply {
     const [id] = this.pathIds({ deployment_id: rawId }) as [string];
     const body = this.parseBody<PatchBody>(ctx, vPatch);
-    const st = this.state(id);
+    const st = this.visible(id);
     if (!st) return detail(404, `Deployment ID ${id} not found.`);
     const dep = st.dep;
     if (body.secret_references != null && dep.source !== 'external_docker') {
@@ -1504,7 +1546,7 @@ export class Simulator {
       string,
       string,
     ];
-    const st = this.state(depId);
+    const st = this.visible(depId);
     if (!st) return detail(404, `Deployment ID ${depId} not found.`);
     const rs = st.revs.get(revId);
     if (!rs) return detail(404, `Revision ID ${revId} not found.`);

@@ -1,8 +1,9 @@
-// Whole runs as a user reads them: a result and a summary on every run, and the usual mistakes of a new user (issue
-// 11) ending in one message that points at the fix.
+// Whole runs (src/run.ts) as a user reads them: a result and a summary on every run, the usual mistakes of a new
+// user ending in one message that points at the fix, and a failure line that carries the summary's next step.
 import { describe, expect, it } from 'vitest';
-import { runInProcess, useWorld } from '../helpers/run.ts';
-import { baseInputs, codehostInputs } from '../helpers/setup.ts';
+import { esc } from '../src/shared/markdown.ts';
+import { runInProcess, useWorld } from './helpers/run.ts';
+import { baseInputs, codehostInputs } from './helpers/setup.ts';
 
 const world = useWorld();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
@@ -129,5 +130,38 @@ describe('a result and a summary on every run', () => {
     expect(run.summary).toContain('Input \'wait\': "yes" is not a boolean; use true or false.');
     expect(run.summary).toContain('Failed in: inputs');
     expect(world.sim.requests).toEqual([]);
+  });
+});
+
+describe('the failure line', () => {
+  it.each(['BUILD_FAILED', 'DEPLOY_FAILED'])(
+    'of a revision that ended %s says what to look at next, as the summary does',
+    async (status) => {
+      const { sim } = world;
+      sim.addDeployment({ name: 'my-agent' });
+      sim.timelines.push([{ status: 'BUILDING', ms: 2000 }, { status }]);
+
+      const run = await runInProcess(world, { inputs: codehostInputs(sim, 'my-agent') });
+
+      const next = run.report.failure?.next ?? '';
+      expect(next).not.toBe('');
+      const revision = run.outputs['revision-id'];
+      expect(run.errors).toEqual([`Revision ${revision} ended ${status}. Next: ${next}`]);
+      expect(run.summary).toContain(`Next: ${esc(next)}`);
+    },
+  );
+
+  it('of a timed-out revision says what to do about the time', async () => {
+    const { sim } = world;
+    sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([{ status: 'BUILDING' }]);
+
+    const run = await runInProcess(world, {
+      inputs: codehostInputs(sim, 'my-agent', { timeout: '20s' }),
+    });
+
+    expect(run.errors[0]).toMatch(
+      /was still BUILDING when timeout 20s ran out\. Next: The revision keeps going on the service\. The build was still running: raise timeout/,
+    );
   });
 });
