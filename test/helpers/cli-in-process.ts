@@ -1,11 +1,13 @@
-// The command line's host in-process, on a world's fake clock (helpers/run.ts): the inputs as flags, no CI around it,
-// and the log written to a buffer, as a terminal (with its live lines) or as a plain file.
+// The command line's host in-process, on a world's fake clock (helpers/run.ts): the inputs as flags, the CI around it
+// (GitLab CI when GITLAB_CI=true, else none) and the log written to a buffer, as a terminal (with its live lines)
+// or as a plain file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunReport } from '../../src/core/report.ts';
 import { Console } from '../../src/hosts/cli/console.ts';
 import { CliHost, noCi } from '../../src/hosts/cli/host.ts';
+import { gitLabCi, isGitLabCi } from '../../src/hosts/gitlab/ci.ts';
 import { runAction } from '../../src/run.ts';
 import type { World } from './run.ts';
 
@@ -33,7 +35,7 @@ export async function runCliInProcess(
   const host = new CliHost({
     flags: new Map(Object.entries(options.inputs)),
     env,
-    ci: noCi(dir),
+    ci: isGitLabCi(env) ? gitLabCi(env, dir, world.transport) : noCi(dir),
     console,
   });
   try {

@@ -7,11 +7,11 @@ export const OPTIONS = {
   json: { help: 'print the outputs as one JSON object on stdout' },
   dotenv: {
     value: 'file',
-    help: 'also write the outputs to this dotenv file, NAME=value',
+    help: 'also write the outputs to this dotenv file, NAME=value (in GitLab CI: agent-deploy.env)',
   },
   'summary-file': {
     value: 'file',
-    help: 'write the summary as Markdown to this file',
+    help: 'write the summary as Markdown to this file (in GitLab CI: agent-deploy-summary.md)',
   },
   debug: { help: 'print the debug lines too' },
   help: { help: 'print this help' },

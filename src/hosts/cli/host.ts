@@ -1,6 +1,6 @@
 // The command line as a Host: inputs from flags, else AGENT_DEPLOY_* variables; the log on stderr; the outputs kept
 // for --json and the dotenv file; the summary to a file when one is named. What the CI around it adds (its facts,
-// its token, a merge request note) comes from a `Ci`: none on a laptop.
+// its token, a merge request note) comes from a `Ci`: GitLab CI's, or none on a laptop.
 import { writeFile } from 'node:fs/promises';
 import type { Host, HostContext, Integration, IntegrationRun } from '../../core/host.ts';
 import { variableOf } from './args.ts';
@@ -23,7 +23,9 @@ export function noCi(cwd: string): Ci {
     secrets: [],
     integrations(run) {
       if (run.environment || run.prComment)
-        run.log.info('environment and pr-comment are features of GitHub Actions: skipped here.');
+        run.log.info(
+          'environment and pr-comment are features of GitHub Actions (and merge request notes of GitLab CI): skipped here.',
+        );
       return [];
     },
     files: {},
