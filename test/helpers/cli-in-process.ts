@@ -52,17 +52,24 @@ export async function runCliInProcess(
   }
 }
 
-/** What a terminal shows once `written` has been written to it: `ESC[1A ESC[2K` moves up a line and clears it. */
+/**
+ * What a terminal shows once `written` has been written to it: `CR ESC[2K` clears the line the cursor is on (empty
+ * here), `ESC[1A ESC[2K` moves up a line and clears it.
+ */
 export function screen(written: string): string[] {
   const lines: string[] = [];
   let rest = written;
   while (rest.length > 0) {
+    if (rest.startsWith('\r\x1b[2K')) {
+      rest = rest.slice(5);
+      continue;
+    }
     if (rest.startsWith('\x1b[1A\x1b[2K')) {
       lines.pop();
       rest = rest.slice(8);
       continue;
     }
-    const end = rest.search(/\n|\x1b\[1A/);
+    const end = rest.search(/\n|\x1b\[1A|\r\x1b\[2K/);
     if (end < 0) throw new Error(`a line without its end: ${JSON.stringify(rest)}`);
     lines.push(rest.slice(0, end));
     rest = rest.slice(rest[end] === '\n' ? end + 1 : end);

@@ -24,6 +24,8 @@ export interface ConsoleOptions {
   tickMs?: number;
 }
 
+/** Back to the start of the (empty) line below the live lines, which a terminal's `^C` echo may have written on. */
+const CLEAR_HERE = '\r\x1b[2K';
 const UP_AND_CLEAR = '\x1b[1A\x1b[2K';
 const PAINT = { warning: '\x1b[33m', error: '\x1b[31m', notice: '\x1b[36m', live: '\x1b[2m' };
 const PLAIN = '\x1b[0m';
@@ -91,7 +93,7 @@ export class Console {
   }
 
   private clear(): void {
-    if (this.drawn > 0) this.out.write(UP_AND_CLEAR.repeat(this.drawn));
+    if (this.drawn > 0) this.out.write(CLEAR_HERE + UP_AND_CLEAR.repeat(this.drawn));
     this.drawn = 0;
   }
 
