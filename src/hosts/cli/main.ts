@@ -77,6 +77,8 @@ export async function run(argv: readonly string[], script: string): Promise<void
     console.close();
     const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console);
     if (invocation.json) stdout.write(`${JSON.stringify(host.outputs)}\n`);
+    // A person at a terminal reads them too (a pipe or a CI's log gets only what --json asks for).
+    else if (stdout.isTTY) stdout.write(outputsText(host.outputs));
     process.exitCode = exitCode(report, written && host.failure === undefined);
   } finally {
     transport.dispose();
@@ -102,4 +104,12 @@ function writeDotenv(
     console.error(`Could not write the outputs to ${file}: ${(error as Error).message}`);
     return false;
   }
+}
+
+/** The outputs as aligned `name  value` lines (values are one line already: the output sink). */
+export function outputsText(outputs: Record<string, string>): string {
+  const width = Math.max(0, ...Object.keys(outputs).map((name) => name.length));
+  return Object.entries(outputs)
+    .map(([name, value]) => `${name.padEnd(width)}  ${value}\n`)
+    .join('');
 }

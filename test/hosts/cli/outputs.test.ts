@@ -1,6 +1,8 @@
-// The outputs as GitLab's dotenv report reads them: NAME=value lines, within its limit, no variable references.
+// The outputs outside GitHub: as GitLab's dotenv report reads them (NAME=value lines, within its limit, no variable
+// references), and as a person at a terminal reads them.
 import { describe, expect, it } from 'vitest';
 import { dotenv } from '../../../src/hosts/cli/dotenv.ts';
+import { outputsText } from '../../../src/hosts/cli/main.ts';
 
 describe('the dotenv report', () => {
   it('has one NAME=value line per output, the name upper case with _', () => {
@@ -33,5 +35,14 @@ describe('the dotenv report', () => {
     const { text, left } = dotenv({ result: 'failed', results: 'x'.repeat(6000), duration: '3.2' });
     expect(text).toBe('RESULT=failed\nDURATION=3.2\n');
     expect(left).toEqual([{ name: 'results', why: expect.stringContaining('5120 bytes') }]);
+  });
+});
+
+describe('the outputs on a terminal', () => {
+  it('are aligned name  value lines', () => {
+    expect(outputsText({ result: 'deployed', 'custom-url': 'https://a.example' })).toBe(
+      'result      deployed\ncustom-url  https://a.example\n',
+    );
+    expect(outputsText({})).toBe('');
   });
 });
