@@ -48,11 +48,13 @@ export function parseArgs(
       continue;
     }
     if (arg.startsWith('-') && !arg.startsWith('--'))
-      throw new UsageError(`unknown option ${arg}: options are spelled out, --<name>.`);
+      throw new UsageError(
+        `${shown(arg) ? `unknown option ${arg}` : 'an unknown option'}: options are spelled out, --<name>.`,
+      );
     if (!arg.startsWith('--')) {
       if (command !== undefined)
         throw new UsageError(
-          `unexpected argument '${arg}' after the command '${command}': inputs are given as --<input> <value>.`,
+          `${shown(arg) ? `unexpected argument '${arg}'` : 'an unexpected argument'} after the command${shown(command) ? ` '${command}'` : ''}: inputs are given as --<input> <value>.`,
         );
       command = arg;
       continue;
@@ -90,7 +92,7 @@ export function parseArgs(
   if (command !== undefined) {
     if (flags.has('command'))
       throw new UsageError(
-        `the command is given twice ('${command}' and --command); give it once.`,
+        `the command is given twice${shown(command) ? ` ('${command}' and --command)` : ''}; give it once.`,
       );
     flags.set('command', command);
   }
@@ -98,7 +100,9 @@ export function parseArgs(
     const value = options.get(name);
     if (value === undefined) return false;
     if (value === 'true' || value === 'false') return value === 'true';
-    throw new UsageError(`--${name} takes no value (or true/false), not '${value}'.`);
+    throw new UsageError(
+      `--${name} takes no value (or true/false)${shown(value) ? `, not '${value}'` : ''}.`,
+    );
   };
   return {
     flags,
@@ -116,12 +120,18 @@ export function variableOf(input: string): string {
   return `AGENT_DEPLOY_${input.toUpperCase().replaceAll('-', '_')}`;
 }
 
+/** An argument a message may quote: whole and short, never a long one (a key typed in the wrong place). */
+function shown(arg: string): string | undefined {
+  return arg.length <= 40 && !/\s/.test(arg) ? arg : undefined;
+}
+
 function unknown(name: string, inputs: Record<string, ActionInput>): string {
   const near = [...Object.keys(inputs), ...Object.keys(OPTIONS)]
     .map((known) => ({ known, d: distance(name, known) }))
     .filter(({ d }) => d <= 2)
     .sort((a, b) => a.d - b.d)[0]?.known;
-  return `unknown option --${name}${near ? ` (did you mean --${near}?)` : ''}: agent-deploy --help lists the inputs and options.`;
+  const option = shown(name) ? `unknown option --${name}` : 'an unknown option';
+  return `${option}${near ? ` (did you mean --${near}?)` : ''}: agent-deploy --help lists the inputs and options.`;
 }
 
 /** Levenshtein distance, for names of a few dozen characters. */

@@ -70,7 +70,16 @@ describe('the arguments', () => {
     [['deploy', '--name', 'a', '--name', 'b'], '--name is given twice'],
     [['deploy', 'status'], "unexpected argument 'status' after the command 'deploy'"],
     [['deploy', '--command', 'status'], 'the command is given twice'],
-    [['deploy', '--json=yes'], '--json takes no value'],
+    [['deploy', '--json=yes'], "--json takes no value (or true/false), not 'yes'."],
+    // A key typed in the wrong place is not echoed.
+    [
+      ['deploy', 'sk-live-0123456789abcdef0123456789abcdef01'],
+      "an unexpected argument after the command 'deploy'",
+    ],
+    [
+      ['deploy', '--sk-live-0123456789abcdef0123456789abcdef01'],
+      'an unknown option: agent-deploy --help',
+    ],
   ])('refuse %j with one line', (argv, message) => {
     expect(() => read(...argv)).toThrow(message);
   });
