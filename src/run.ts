@@ -277,6 +277,13 @@ function runLogger(host: Host, sinks: Sinks): RunLogger {
     info: (m) => host.log.info(sinks.logLine(m)),
     notice: (m) => host.log.notice(sinks.logLine(m)),
     warning: (m) => host.log.warning(sinks.logLine(m)),
+    // The status and the id are the service's: safe for a log line before a live display shows them.
+    progress: (update) =>
+      host.log.progress?.({
+        ...update,
+        revisionId: sinks.logLine(update.revisionId),
+        status: sinks.logLine(update.status),
+      }),
     excerpt: (text, max) => sinks.excerpt(text, max),
     field: (text, max) => sinks.field(text, max),
   };

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { NCC_OPTIONS } from '../bundle.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -52,18 +53,10 @@ export interface Baselines {
   remove: () => void;
 }
 
-/** The options of the `bundle` script in package.json, without its entry and output folder. */
+/** The options `npm run bundle` gives ncc's API (scripts/bundle.ts), as flags of ncc's CLI. */
 function bundleFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const [tool, command, entry, ...rest] = pkg.scripts.bundle!.trim().split(/\s+/);
-  if (tool !== 'ncc' || command !== 'build' || !entry || entry.startsWith('-'))
-    throw new Error(
-      `bench: expected "ncc build <entry> …" in the bundle script, not "${pkg.scripts.bundle}"`,
-    );
-  const out = rest.findIndex((a) => a === '-o' || a === '--out');
-  return out < 0 ? rest : rest.toSpliced(out, 2);
+  const { minify, cache, target } = NCC_OPTIONS;
+  return [...(minify ? ['--minify'] : []), ...(cache ? [] : ['--no-cache']), '--target', target];
 }
 
 function nccCli(): string {

@@ -5,4 +5,22 @@ export interface Logger {
   /** Worth seeing on the run's page, not a problem (an annotation on GitHub). */
   notice(message: string): void;
   warning(message: string): void;
+  /**
+   * Each read of a wait, for a host that can show it live (a terminal's status line). Optional: every status change
+   * is also logged as a line, which is all a host without a live display needs.
+   */
+  progress?(update: Progress): void;
+}
+
+/** Where a wait stands: the revision's status as last read, and since when. */
+export interface Progress {
+  /** The deployment waited on: one live line each. */
+  deploymentId: string;
+  revisionId: string;
+  /** As the service answered it (the run makes it safe for a log line before a host sees it). */
+  status: string;
+  /** When the revision entered this status, on the run's monotonic clock. */
+  since: number;
+  /** The wait is over (a terminal status, its deadline, a cancel or an error): the live line can go. */
+  done: boolean;
 }

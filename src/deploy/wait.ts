@@ -57,6 +57,10 @@ export async function waitForRevision(
   let warned = false;
   let malformed = 0;
   let unseen = false;
+  const show = (done: boolean) => {
+    const current = watch.timeline.at(-1);
+    if (current) log.progress?.({ ...ids, status: current.status, since: current.since, done });
+  };
   try {
     for (;;) {
       const remaining = deadline - time.now();
@@ -70,6 +74,7 @@ export async function waitForRevision(
         malformed = 0;
         watch.revision = revision;
         record(watch, revision.status, ids.revisionId, time.now(), log);
+        show(false);
         if (!isKnownStatus(revision.status) && !unknownSeen.has(revision.status)) {
           unknownSeen.add(revision.status);
           log.info(
@@ -109,6 +114,8 @@ export async function waitForRevision(
   } catch (error) {
     if (error instanceof CancelledError || signal.aborted) return end(watch, 'cancelled', time);
     throw error;
+  } finally {
+    show(true);
   }
 }
 

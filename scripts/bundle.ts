@@ -1,0 +1,57 @@
+// npm run bundle: dist/ from src/, with ncc's API: the action (src/index.ts → dist/index.js, what the runner runs) and
+// the command line (src/cli.ts → dist/cli.js). ncc's own CLI writes one entry per folder, always as index.js, and
+// deletes the folder's scripts first; here each bundle is named after its entry, its chunks too (413.index.js,
+// 413.cli.js), so neither overwrites the other's. Each bundle's packages' licenses are in its own file (licenses.txt,
+// cli.licenses.txt). The same src/ and node_modules/ give the same bytes: the dist check compares them.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface NccAsset {
+  source: string | Buffer;
+  permissions?: number;
+}
+type Ncc = (
+  entry: string,
+  options: Record<string, unknown>,
+) => Promise<{ code: string; assets: Record<string, NccAsset> }>;
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = join(ROOT, 'dist');
+
+/** What each bundle is built from and named. */
+export const BUNDLES = [
+  { entry: 'src/index.ts', filename: 'index.js', license: 'licenses.txt' },
+  { entry: 'src/cli.ts', filename: 'cli.js', license: 'cli.licenses.txt' },
+];
+/** ncc's options for every bundle (scripts/bench builds its baselines with the same). */
+export const NCC_OPTIONS = { minify: true, cache: false, target: 'es2024', quiet: true };
+
+async function bundle(): Promise<void> {
+  const ncc = createRequire(import.meta.url)('@vercel/ncc') as Ncc;
+  rmSync(DIST, { recursive: true, force: true });
+  mkdirSync(DIST);
+  for (const { entry, filename, license } of BUNDLES) {
+    const { code, assets } = await ncc(join(ROOT, entry), { ...NCC_OPTIONS, filename, license });
+    // A script with a shebang (the command line) can be run as ./dist/cli.js, as ncc's CLI would leave it.
+    write(filename, code, code.startsWith('#!') ? 0o755 : 0o644);
+    for (const [name, asset] of Object.entries(assets))
+      write(name, asset.source, asset.permissions ?? 0o644);
+  }
+}
+
+/** Writes dist/<name>; a file both bundles write (dist/package.json) must be the same for both. */
+function write(name: string, content: string | Buffer, mode: number): void {
+  const file = join(DIST, name);
+  if (existsSync(file)) {
+    if (readFileSync(file).equals(Buffer.from(content))) return;
+    throw new Error(
+      `bundle: two bundles write dist/${name} with different contents; name their files apart.`,
+    );
+  }
+  writeFileSync(file, content, { mode });
+}
+
+// npm run bundle
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

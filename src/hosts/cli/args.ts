@@ -1,0 +1,151 @@
+// `agent-deploy <command> [--<input> <value> …] [options]`: the arguments, read against action.yml's inputs. Only
+// their form is checked here (a known name, a value where one is needed, once); the run checks the values.
+import { type ActionInput, isSwitch } from './action.ts';
+
+/** The command line's own options, beside the inputs: `value` when it takes one. */
+export const OPTIONS = {
+  json: { help: 'print the outputs as one JSON object on stdout' },
+  dotenv: {
+    value: 'file',
+    help: 'also write the outputs to this dotenv file, NAME=value (in GitLab CI: agent-deploy.env)',
+  },
+  'summary-file': {
+    value: 'file',
+    help: 'write the summary as Markdown to this file (in GitLab CI: agent-deploy-summary.md)',
+  },
+  debug: { help: 'print the debug lines too' },
+  help: { help: 'print this help' },
+  version: { help: 'print the version' },
+} as const satisfies Record<string, { value?: string; help: string }>;
+
+export interface Invocation {
+  /** The inputs the arguments give (the command among them), by input name. */
+  flags: Map<string, string>;
+  json: boolean;
+  dotenv?: string;
+  summaryFile?: string;
+  debug: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+/** Arguments the command line cannot read: one line, before anything runs. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseArgs(
+  argv: readonly string[],
+  inputs: Record<string, ActionInput>,
+): Invocation {
+  const flags = new Map<string, string>();
+  const options = new Map<string, string>();
+  let command: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h') {
+      options.set('help', 'true');
+      continue;
+    }
+    if (arg.startsWith('-') && !arg.startsWith('--'))
+      throw new UsageError(
+        `${shown(arg) ? `unknown option ${arg}` : 'an unknown option'}: options are spelled out, --<name>.`,
+      );
+    if (!arg.startsWith('--')) {
+      if (command !== undefined)
+        throw new UsageError(
+          `${shown(arg) ? `unexpected argument '${arg}'` : 'an unexpected argument'} after the command${shown(command) ? ` '${command}'` : ''}: inputs are given as --<input> <value>.`,
+        );
+      command = arg;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    const input = Object.hasOwn(inputs, name) ? inputs[name] : undefined;
+    const option = Object.hasOwn(OPTIONS, name) ? OPTIONS[name as keyof typeof OPTIONS] : undefined;
+    if (!input && !option) throw new UsageError(unknown(name, inputs));
+    // A switch (an input whose default is a boolean, or an option without a value) may stand alone for true. An input
+    // switch takes the next argument as its value when it reads as a boolean or the command is already given (a
+    // wrong value is then the input's error); before the command, `--dry-run deploy` keeps `deploy` as the command.
+    const next = argv[i + 1];
+    const takesValue = option ? 'value' in option : true;
+    const switchy = option ? !takesValue : isSwitch(input!);
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (switchy)
+      value =
+        input &&
+        next !== undefined &&
+        !next.startsWith('--') &&
+        (command !== undefined || /^(true|false)$/i.test(next))
+          ? argv[++i]!
+          : 'true';
+    else if (next !== undefined && !next.startsWith('--')) value = argv[++i]!;
+    else
+      throw new UsageError(
+        `--${name} needs a value: --${name} <${option && 'value' in option ? option.value : 'value'}>.`,
+      );
+    const into = input ? flags : options;
+    if (into.has(name)) throw new UsageError(`--${name} is given twice; give it once.`);
+    into.set(name, value);
+  }
+  if (command !== undefined) {
+    if (flags.has('command'))
+      throw new UsageError(
+        `the command is given twice${shown(command) ? ` ('${command}' and --command)` : ''}; give it once.`,
+      );
+    flags.set('command', command);
+  }
+  const on = (name: string) => {
+    const value = options.get(name);
+    if (value === undefined) return false;
+    if (value === 'true' || value === 'false') return value === 'true';
+    throw new UsageError(
+      `--${name} takes no value (or true/false)${shown(value) ? `, not '${value}'` : ''}.`,
+    );
+  };
+  return {
+    flags,
+    json: on('json'),
+    dotenv: options.get('dotenv'),
+    summaryFile: options.get('summary-file'),
+    debug: on('debug'),
+    help: on('help'),
+    version: on('version'),
+  };
+}
+
+/** The environment variable that gives an input when no flag does: AGENT_DEPLOY_API_KEY for api-key. */
+export function variableOf(input: string): string {
+  return `AGENT_DEPLOY_${input.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/** An argument a message may quote: whole and short, never a long one (a key typed in the wrong place). */
+function shown(arg: string): string | undefined {
+  return arg.length <= 40 && !/\s/.test(arg) ? arg : undefined;
+}
+
+function unknown(name: string, inputs: Record<string, ActionInput>): string {
+  const near = [...Object.keys(inputs), ...Object.keys(OPTIONS)]
+    .map((known) => ({ known, d: distance(name, known) }))
+    .filter(({ d }) => d <= 2)
+    .sort((a, b) => a.d - b.d)[0]?.known;
+  const option = shown(name) ? `unknown option --${name}` : 'an unknown option';
+  return `${option}${near ? ` (did you mean --${near}?)` : ''}: agent-deploy --help lists the inputs and options.`;
+}
+
+/** Levenshtein distance, for names of a few dozen characters. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,89 @@
+// The command line as a Host: inputs from flags, else AGENT_DEPLOY_* variables; the log on stderr; the outputs kept
+// for --json and the dotenv file; the summary to a file when one is named. What the CI around it adds (its facts,
+// its token, a merge request note) comes from a `Ci`: GitLab CI's, or none on a laptop.
+import { writeFile } from 'node:fs/promises';
+import type { Host, HostContext, Integration, IntegrationRun } from '../../core/host.ts';
+import { variableOf } from './args.ts';
+import type { Console } from './console.ts';
+
+/** What the CI the command runs in adds to it. */
+export interface Ci {
+  context: HostContext;
+  /** Its tokens: hidden like api-key from the first line. */
+  secrets: string[];
+  integrations(run: IntegrationRun, input: (name: string) => string): Integration[];
+  /** Where the outputs and the summary are written when the arguments do not say. */
+  files: { dotenv?: string; summary?: string };
+}
+
+/** A laptop, or a CI this command line does not know: the working directory, and nothing else. */
+export function noCi(cwd: string): Ci {
+  return {
+    context: { workspace: cwd },
+    secrets: [],
+    integrations(run) {
+      if (run.environment || run.prComment)
+        run.log.info(
+          'environment and pr-comment are features of GitHub Actions (and merge request notes of GitLab CI): skipped here.',
+        );
+      return [];
+    },
+    files: {},
+  };
+}
+
+export interface CliHostOptions {
+  flags: ReadonlyMap<string, string>;
+  env: NodeJS.ProcessEnv;
+  ci: Ci;
+  console: Console;
+  summaryFile?: string;
+}
+
+export class CliHost implements Host {
+  readonly outputs: Record<string, string> = {};
+  /** The failure line, when the run failed. */
+  failure?: string;
+  private readonly options: CliHostOptions;
+
+  constructor(options: CliHostOptions) {
+    this.options = options;
+  }
+
+  get context(): HostContext {
+    return this.options.ci.context;
+  }
+
+  get log() {
+    return this.options.console.log;
+  }
+
+  /** A flag wins over the variable. */
+  input(name: string): string {
+    return this.options.flags.get(name) ?? this.options.env[variableOf(name)] ?? '';
+  }
+
+  secrets(): string[] {
+    return this.options.ci.secrets;
+  }
+
+  /** Neither a terminal nor GitLab's job log takes a mask at run time: the sinks redact every line instead. */
+  mask(): void {}
+
+  setOutput(name: string, value: string): void {
+    this.outputs[name] = value;
+  }
+
+  async summary(markdown: string): Promise<void> {
+    if (this.options.summaryFile) await writeFile(this.options.summaryFile, markdown);
+  }
+
+  fail(line: string): void {
+    this.failure = line;
+    this.options.console.error(line);
+  }
+
+  integrations(run: IntegrationRun): Integration[] {
+    return this.options.ci.integrations(run, (name) => this.input(name));
+  }
+}

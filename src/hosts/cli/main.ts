@@ -1,0 +1,115 @@
+// The command line's edge (`agent-deploy`, dist/cli.js): the arguments read against action.yml, the CI around it
+// (GitLab CI, or none), the log on stderr, the system's clock and HTTP, SIGINT/SIGTERM as the cancel, and the run;
+// then the outputs (--json on stdout, the dotenv file) and the exit code.
+import { writeFileSync } from 'node:fs';
+import { COMMANDS } from '../../commands/index.ts';
+import { runAction, USER_AGENT } from '../../run.ts';
+import { httpTransport } from '../../service/transport.ts';
+import { systemClock } from '../../shared/clock.ts';
+import { gitLabCi, isGitLabCi } from '../gitlab/ci.ts';
+import { actionFile, readActionTable } from './action.ts';
+import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
+import { Console } from './console.ts';
+import { dotenv } from './dotenv.ts';
+import { EXIT, exitCode } from './exit.ts';
+import { helpText } from './help.ts';
+import { CliHost, noCi } from './host.ts';
+
+/** Never rejects: sets process.exitCode. */
+export async function run(argv: readonly string[], script: string): Promise<void> {
+  const { stdout, stderr, env } = process;
+  let invocation: Invocation;
+  try {
+    const table = await readActionTable(actionFile(script));
+    invocation = parseArgs(argv, table.inputs);
+    const bare = argv.length === 0 && !env[variableOf('command')];
+    if (invocation.help || bare) {
+      // Asked for, it goes to stdout; instead of a command, to stderr, and the shell hears a usage error.
+      const text = helpText(table, Object.keys(COMMANDS), stdout.columns);
+      if (invocation.help) stdout.write(text);
+      else stderr.write(text);
+      process.exitCode = invocation.help ? EXIT.ok : EXIT.invalid;
+      return;
+    }
+  } catch (error) {
+    const usage = error instanceof UsageError;
+    stderr.write(`agent-deploy: ${(error as Error).message}\n`);
+    process.exitCode = usage ? EXIT.invalid : EXIT.failed;
+    return;
+  }
+  if (invocation.version) {
+    stdout.write(`${USER_AGENT}\n`);
+    return;
+  }
+
+  const controller = new AbortController();
+  // The first SIGINT (Ctrl-C, or GitLab's cancel) stops the run, which still reports what it has; a second one
+  // ends the process at once.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted && signal === 'SIGINT') process.exit(EXIT.cancelled);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const transport = httpTransport(USER_AGENT);
+  const cwd = process.cwd();
+  const ci = isGitLabCi(env) ? gitLabCi(env, cwd, transport) : noCi(cwd);
+  const console = new Console(stderr, {
+    live: stderr.isTTY === true,
+    color: stderr.isTTY === true && !env.NO_COLOR,
+    debug: invocation.debug,
+    clock: systemClock,
+  });
+  const host = new CliHost({
+    flags: invocation.flags,
+    env,
+    ci,
+    console,
+    summaryFile: invocation.summaryFile ?? ci.files.summary,
+  });
+  try {
+    const report = await runAction({
+      host,
+      clock: systemClock,
+      transport,
+      signal: controller.signal,
+    });
+    console.close();
+    const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console);
+    if (invocation.json) stdout.write(`${JSON.stringify(host.outputs)}\n`);
+    // A person at a terminal reads them too (a pipe or a CI's log gets only what --json asks for).
+    else if (stdout.isTTY) stdout.write(outputsText(host.outputs));
+    process.exitCode = exitCode(report, written && host.failure === undefined);
+  } finally {
+    transport.dispose();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** The outputs as a dotenv file, when one is asked for (or GitLab CI's default); false when it could not be written. */
+function writeDotenv(
+  file: string | undefined,
+  outputs: Record<string, string>,
+  console: Console,
+): boolean {
+  if (!file) return true;
+  const { text, left } = dotenv(outputs);
+  for (const { name, why } of left)
+    console.log.warning(`Output ${name} is left out of ${file}: ${why}.`);
+  try {
+    writeFileSync(file, text);
+    return true;
+  } catch (error) {
+    console.error(`Could not write the outputs to ${file}: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** The outputs as aligned `name  value` lines (values are one line already: the output sink). */
+export function outputsText(outputs: Record<string, string>): string {
+  const width = Math.max(0, ...Object.keys(outputs).map((name) => name.length));
+  return Object.entries(outputs)
+    .map(([name, value]) => `${name.padEnd(width)}  ${value}\n`)
+    .join('');
+}

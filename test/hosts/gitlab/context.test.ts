@@ -1,0 +1,76 @@
+// A GitLab CI job's CI_* variables as the host context: the same facts the GitHub host reads from the runner.
+import { describe, expect, it } from 'vitest';
+import { readGitLabContext } from '../../../src/hosts/gitlab/context.ts';
+
+const PUSH = {
+  GITLAB_CI: 'true',
+  CI_PROJECT_PATH: 'acme/platform/agent',
+  CI_PROJECT_ID: '7',
+  CI_PROJECT_DIR: '/builds/acme/platform/agent',
+  CI_COMMIT_REF_NAME: 'main',
+  CI_PIPELINE_SOURCE: 'push',
+  CI_API_V4_URL: 'https://gitlab.example/api/v4',
+  CI_JOB_URL: 'https://gitlab.example/acme/platform/agent/-/jobs/99',
+};
+const MERGE_REQUEST = {
+  ...PUSH,
+  CI_PIPELINE_SOURCE: 'merge_request_event',
+  CI_COMMIT_REF_NAME: 'feature/login',
+  CI_MERGE_REQUEST_IID: '12',
+  CI_MERGE_REQUEST_PROJECT_ID: '7',
+  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
+  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/login',
+};
+
+describe('the GitLab CI context', () => {
+  it('of a push: the project (its group path as the owner), the branch, the checkout and the job', () => {
+    expect(readGitLabContext(PUSH, '/cwd')).toEqual({
+      host: {
+        repository: { owner: 'acme/platform', name: 'agent' },
+        ref: 'main',
+        event: 'push',
+        workspace: '/builds/acme/platform/agent',
+        runUrl: 'https://gitlab.example/acme/platform/agent/-/jobs/99',
+      },
+      gitlab: { apiUrl: 'https://gitlab.example/api/v4', projectId: '7', mergeRequest: undefined },
+    });
+  });
+
+  it('of a merge request pipeline: the change, its source branch as the ref', () => {
+    const { host, gitlab } = readGitLabContext(MERGE_REQUEST, '/cwd');
+    expect(host.ref).toBe('feature/login');
+    expect(host.change).toEqual({ number: 12, headRef: 'feature/login', fromFork: false });
+    expect(gitlab).toMatchObject({ projectId: '7', mergeRequest: 12 });
+  });
+
+  it('of a merge request from a fork: the source project differs', () => {
+    const { host, gitlab } = readGitLabContext(
+      { ...MERGE_REQUEST, CI_PROJECT_ID: '99', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '99' },
+      '/cwd',
+    );
+    expect(host.change?.fromFork).toBe(true);
+    // The note goes to the merge request's own project.
+    expect(gitlab.projectId).toBe('7');
+  });
+
+  it('of a tag: the tag in full, as the service needs it', () => {
+    const { host } = readGitLabContext(
+      { ...PUSH, CI_COMMIT_REF_NAME: 'v1.2.0', CI_COMMIT_TAG: 'v1.2.0' },
+      '/cwd',
+    );
+    expect(host.ref).toBe('refs/tags/v1.2.0');
+  });
+
+  it('of a bare environment: the working directory, nothing else', () => {
+    expect(readGitLabContext({ GITLAB_CI: 'true' }, '/cwd')).toEqual({
+      host: {
+        repository: undefined,
+        ref: undefined,
+        event: undefined,
+        workspace: '/cwd',
+        runUrl: undefined,
+      },
+      gitlab: { apiUrl: undefined, projectId: undefined, mergeRequest: undefined },
+    });
+  });
+});

@@ -1,0 +1,108 @@
+// The merge request note, in-process on a fake clock against a fake GitLab: one note per deployment, only the
+// token's own, best effort, and GITLAB_TOKEN never shown.
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../helpers/cli-in-process.ts';
+import { GITLAB_TOKEN, TOKEN_USER, useGitLab } from '../../helpers/gitlab.ts';
+import { useWorld } from '../../helpers/run.ts';
+import { baseInputs } from '../../helpers/setup.ts';
+
+const world = useWorld();
+const fakes = useGitLab();
+const MARKER = '<!-- agent-deploy-action:my-agent -->';
+
+const mergeRequestJob = (extra: Record<string, string> = {}) => ({
+  GITLAB_CI: 'true',
+  CI_PROJECT_PATH: 'acme/agent',
+  CI_PROJECT_ID: '7',
+  CI_PIPELINE_SOURCE: 'merge_request_event',
+  CI_COMMIT_REF_NAME: 'feature/login',
+  CI_MERGE_REQUEST_IID: '12',
+  CI_MERGE_REQUEST_PROJECT_ID: '7',
+  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
+  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/login',
+  CI_API_V4_URL: fakes.gitlab.apiUrl,
+  GITLAB_TOKEN,
+  ...extra,
+});
+
+const deploy = (env: Record<string, string>, inputs: Record<string, string> = {}) => {
+  world.sim.addDeployment({ name: 'my-agent' });
+  return runCliInProcess(world, {
+    inputs: baseInputs(world.sim, { name: 'my-agent', ...inputs }),
+    env,
+  });
+};
+
+describe('the merge request note', () => {
+  it('leaves a marked note that another user wrote as it is, and writes its own', async () => {
+    const { gitlab } = fakes;
+    const author = { id: 1, username: 'mr-author' };
+    const theirs = gitlab.addNote('7', 12, `${MARKER}\nlooks deployed to me`, author);
+    gitlab.addNote('7', 12, `${MARKER}\nadded by GitLab`, TOKEN_USER, true);
+
+    const run = await deploy(mergeRequestJob());
+
+    expect(run.outputs.result).toBe('deployed');
+    expect(gitlab.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v4/projects/7/merge_requests/12/notes',
+      'GET /api/v4/user',
+      'POST /api/v4/projects/7/merge_requests/12/notes',
+    ]);
+    expect(theirs.body).toBe(`${MARKER}\nlooks deployed to me`);
+    const mine = gitlab.notesOn('7', 12).filter((n) => n.author.id === TOKEN_USER.id && !n.system);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.body.startsWith(`${MARKER}\n`)).toBe(true);
+  });
+
+  it("is a warning when GitLab refuses, never the deploy's failure, and its answer never shows the token", async () => {
+    const { gitlab } = fakes;
+    gitlab.forbidden = true;
+    gitlab.refusal = `403 Forbidden: token ${GITLAB_TOKEN} lacks the api scope`;
+
+    const run = await deploy(mergeRequestJob());
+
+    expect(run.outputs.result).toBe('deployed');
+    expect(run.failure).toBeUndefined();
+    expect(run.stderr).toContain(
+      'warning: Reading the notes of merge request !12 failed (403 Forbidden: token *** lacks the api scope); GITLAB_TOKEN needs the api scope',
+    );
+    expect(run.stderr).not.toContain(GITLAB_TOKEN);
+    // Notes it cannot read, it does not add to: no blind create.
+    expect(gitlab.writes()).toEqual([]);
+  });
+
+  it('is not written with pr-comment: false, nor without GITLAB_TOKEN, nor outside a merge request pipeline', async () => {
+    const { gitlab } = fakes;
+
+    const off = await deploy(mergeRequestJob(), { 'pr-comment': 'false' });
+    world.sim.reset();
+    const noToken = await deploy(mergeRequestJob({ GITLAB_TOKEN: '' }));
+    world.sim.reset();
+    const push = await deploy(
+      mergeRequestJob({ CI_MERGE_REQUEST_IID: '', CI_PIPELINE_SOURCE: 'push' }),
+    );
+
+    for (const run of [off, noToken, push]) expect(run.outputs.result).toBe('deployed');
+    expect(gitlab.requests).toEqual([]);
+    expect(noToken.stderr).toContain('No note on merge request !12: GITLAB_TOKEN is not set');
+    expect(off.stderr).not.toContain('note');
+    expect(push.stderr).not.toContain('note');
+  });
+
+  it('never sends the token in the clear: an http:// API that is not this machine gets nothing', async () => {
+    const run = await deploy(mergeRequestJob({ CI_API_V4_URL: 'http://gitlab.example/api/v4' }));
+
+    expect(run.outputs.result).toBe('deployed');
+    expect(run.stderr).toContain(
+      'warning: No note on merge request !12: CI_API_V4_URL is not https, and GITLAB_TOKEN is not sent in the clear.',
+    );
+  });
+
+  it('is written for a dry run too: the plan on the merge request', async () => {
+    const run = await deploy(mergeRequestJob(), { 'dry-run': 'true' });
+
+    expect(run.outputs.result).toBe('planned');
+    expect(world.sim.writes()).toEqual([]);
+    expect(fakes.gitlab.notesOn('7', 12)).toHaveLength(1);
+  });
+});
