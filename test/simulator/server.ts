@@ -526,6 +526,11 @@ export class Simulator {
   readonly clock: Clock;
   readonly requests: RecordedRequest[] = [];
   timelines: TimelineStep[][] = [];
+  /**
+   * By deployment name: the timelines its next new revisions run, in order, before the `timelines` queue (which
+   * deployment's write comes first is up to the client when it writes to several at once).
+   */
+  timelinesByName = new Map<string, TimelineStep[][]>();
   defaultTimeline: TimelineStep[] = [...DEFAULT_TIMELINE];
   patchCreatesRevision = true;
   /**
@@ -638,6 +643,7 @@ export class Simulator {
     this.rateLimit = undefined;
     this.activeSwitch = 'immediate';
     this.timelines = [];
+    this.timelinesByName.clear();
     this.defaultTimeline = [...DEFAULT_TIMELINE];
     this.patchCreatesRevision = true;
     this.builtCommits = [];
@@ -916,8 +922,12 @@ export class Simulator {
     return st;
   }
 
-  private takeTimeline(): TimelineStep[] {
-    return this.timelines.shift() ?? this.defaultTimeline;
+  private takeTimeline(st: DepState): TimelineStep[] {
+    return (
+      this.timelinesByName.get(st.dep.name)?.shift() ??
+      this.timelines.shift() ??
+      this.defaultTimeline
+    );
   }
 
   private newRevision(
@@ -1504,7 +1514,7 @@ export class Simulator {
       dep.source_config.custom_url = `https://${body.name}-${id.slice(0, 8)}.sim.example`;
     }
     const st = this.store(dep);
-    this.newRevision(st, src, this.takeTimeline(), {});
+    this.newRevision(st, src, this.takeTimeline(st), {});
     return json(201, wireDeployment(dep));
   }
 
@@ -1533,7 +1543,7 @@ export class Simulator {
       this.newRevision(
         st,
         body.revision_source ?? dep.source,
-        this.takeTimeline(),
+        this.takeTimeline(st),
         body.source_revision_config ?? {},
       );
     }
@@ -1562,14 +1572,14 @@ export class Simulator {
       this.newRevision(
         st,
         rs.rev.source,
-        this.takeTimeline(),
+        this.takeTimeline(st),
         rs.rev.source_revision_config,
         undefined,
         rs.rev.source_revision_config.repo_commit_sha,
       );
     } else {
       this.makeLatest(st, rs);
-      this.runTimeline(st, rs, this.takeTimeline());
+      this.runTimeline(st, rs, this.takeTimeline(st));
     }
     return json(200, wireDeployment(st.dep));
   }
