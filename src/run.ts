@@ -1,7 +1,13 @@
 // One run of the action over a Host: inputs, masking, the command, then outputs, summary, integrations and the
 // verdict. Nothing escapes it: whatever goes wrong, the run ends with `result`, a summary and one failure line.
 import pkg from '../package.json' with { type: 'json' };
-import { type Command, parseSettings, type Settings } from './commands/index.ts';
+import {
+  type Command,
+  type CommandContext,
+  parseSettings,
+  type SetSettings,
+  type Settings,
+} from './commands/index.ts';
 import type { Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
@@ -11,7 +17,8 @@ import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
 import { watchDeploymentStatus } from './deploy/diagnose.ts';
 import { describeTarget } from './deploy/lookup.ts';
 import type { DeploymentRef } from './inputs/index.ts';
-import { outputsOf } from './report/outputs.ts';
+import { outputsOf, resultsOf } from './report/outputs.ts';
+import { renderSetComment, renderSetSummary } from './report/set-summary.ts';
 import {
   type Headlines,
   renderComment,
@@ -21,6 +28,7 @@ import {
 } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
 import { CancelledError } from './service/errors.ts';
+import { runSet } from './set.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Transport } from './service/transport.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
@@ -47,21 +55,22 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
   const report = newReport();
   let settings: Settings | undefined;
   let command: Command<Settings> | undefined;
+  let set: SetSettings | undefined;
   let integrations: Integration[] = [];
   try {
     // Masked before anything can be logged, even when the other inputs are invalid.
     redactor.add(host.input('api-key'));
     for (const secret of host.secrets()) redactor.add(secret);
     for (const value of redactor.values()) host.mask(value);
-    ({ command, settings } = await parseSettings((name) => host.input(name), host.context));
+    ({ command, settings, set } = await parseSettings((name) => host.input(name), host.context));
     report.command = settings.command;
     maskSecrets(host, redactor, settings);
-    integrations = await execute(deps, command, settings, report, log);
+    integrations = await execute(deps, command, settings, set, report, log);
   } catch (error) {
     recordFailure(report, error, log);
   }
   try {
-    await publish(host, report, settings, command, sinks, log, integrations);
+    await publish(host, report, settings, set, command, sinks, log, integrations);
   } catch (error) {
     // The last resort: the summary or an output could not be written.
     host.fail(sinks.logLine(`The action could not report its result: ${String(error)}`));
@@ -69,11 +78,12 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
   return report;
 }
 
-/** The command, with the job's cancellation wired in. Fills `report`, also when it throws. */
+/** The command (or, with deployments, each item's), with the job's cancellation wired in. Fills `report`. */
 async function execute(
   { host, clock: time, transport, signal }: RunDeps,
   command: Command<Settings>,
   settings: Settings,
+  set: SetSettings | undefined,
   report: RunReport,
   log: RunLogger,
 ): Promise<Integration[]> {
@@ -90,7 +100,8 @@ async function execute(
     signal,
     limit: `timeout ${compact(settings.timeoutMs)}`,
   };
-  const target = targetOf(settings);
+  // A list's items each watch their own deployment (set.ts).
+  const target = set ? undefined : targetOf(settings);
   const client = ServiceClient.open(
     {
       baseUrl: settings.baseUrl,
@@ -98,37 +109,48 @@ async function execute(
       tenantId: settings.tenantId,
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       excerpt: (text, max) => log.excerpt(text, max),
+      sideBySide: set !== undefined,
     },
     clock,
     log,
     transport,
-    watchDeploymentStatus(report, log, target),
+    set ? undefined : watchDeploymentStatus(report, log, target),
   );
   // Beside the command, not before it: an integration's start never delays the service calls.
   const integrations = host.integrations({
     command: settings.command,
     writes: command.writes,
     dryRun: settings.dryRun,
-    target: target && describeTarget(target),
-    customUrl: 'customUrl' in settings ? settings.customUrl : undefined,
+    target: set ? setName(set) : target && describeTarget(target),
+    customUrl: !set && 'customUrl' in settings ? settings.customUrl : undefined,
     environment: settings.environment,
     prComment: settings.prComment,
     preview: settings.preview,
+    items: set?.items.map((item) => item.name),
     time: clock.time,
     deadline: clock.deadline,
     signal,
     log,
   });
   const started = integrations.map((integration) => integration.start());
+  // One deployment's run, its report filled also when it fails: the run's own, or each item's of a list.
+  const runOne = async (ctx: CommandContext, own: Settings) => {
+    try {
+      await command.run(ctx, own);
+    } catch (error) {
+      if (error instanceof CancelledError || ctx.report.cancelled) ctx.report.cancelled = true;
+      recordFailure(ctx.report, error, ctx.log);
+    }
+    if (ctx.report.plan) printPlan(ctx.report.plan, own, ctx.log);
+  };
   try {
-    await command.run({ client, report, log, transport }, settings);
+    if (set) await runSet({ client, report, log, transport, integrations }, set, runOne);
+    else await runOne({ client, report, log, transport }, settings);
   } catch (error) {
-    if (error instanceof CancelledError || report.cancelled) report.cancelled = true;
     recordFailure(report, error, log);
   } finally {
     signal.removeEventListener('abort', onCancel);
   }
-  if (report.plan) printPlan(report.plan, settings, log);
   await Promise.all(started);
   return integrations;
 }
@@ -191,6 +213,7 @@ async function publish(
   host: Host,
   report: RunReport,
   settings: Settings | undefined,
+  set: SetSettings | undefined,
   command: Command<Settings> | undefined,
   sinks: Sinks,
   log: Logger,
@@ -198,6 +221,8 @@ async function publish(
 ): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report)))
     host.setOutput(name, sinks.output(value));
+  const results = resultsOf(report);
+  if (results) host.setOutput('results', sinks.json(results));
   // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
   const clean = (text: string) => sinks.clean(text);
   let shown: { report: RunReport; context: SummaryContext } | undefined;
@@ -208,7 +233,12 @@ async function publish(
     try {
       shown ??= {
         report: redactDeep(report, clean),
-        context: redactDeep(summaryContext(settings), clean),
+        context: redactDeep(
+          set
+            ? { name: setName(set), items: set.items.map((item) => summaryContext(item.settings)) }
+            : summaryContext(settings),
+          clean,
+        ),
       };
       return render(shown.report, shown.context, command?.headlines);
     } catch (error) {
@@ -217,16 +247,26 @@ async function publish(
     }
   };
   try {
-    await host.summary(sinks.markdown(rendered('job summary', renderSummary), SUMMARY_MAX));
+    await host.summary(
+      sinks.markdown(
+        rendered('job summary', report.items ? renderSetSummary : renderSummary),
+        SUMMARY_MAX,
+      ),
+    );
   } catch (error) {
     log.warning(`Could not write the job summary: ${(error as Error).message}`);
   }
   const comment = {
     // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
-    name: sinks.field(commentName(settings, report), 256),
+    name: sinks.field(set ? setName(set) : commentName(settings, report), 256),
     body: sinks.markdown(
       rendered('pull request comment', (shown, context, headlines) =>
-        renderComment(shown, context, headlines, host.context.runUrl),
+        (shown.items ? renderSetComment : renderComment)(
+          shown,
+          context,
+          headlines,
+          host.context.runUrl,
+        ),
       ),
       COMMENT_MAX,
     ),
@@ -259,6 +299,11 @@ function summaryContext(settings: Settings | undefined): SummaryContext {
   };
 }
 
+/** A list of deployments by its items' names (trusted: the inputs'): its comment's name, its integrations' target. */
+function setName(set: SetSettings): string {
+  return set.items.map((item) => item.name).join(', ');
+}
+
 /** One comment per deployment: named as the inputs name it (a trusted name), else as the service does. */
 function commentName(settings: Settings | undefined, report: RunReport): string {
   const target = settings && targetOf(settings);
@@ -283,6 +328,7 @@ function runLogger(host: Host, sinks: Sinks): RunLogger {
         ...update,
         revisionId: sinks.logLine(update.revisionId),
         status: sinks.logLine(update.status),
+        name: update.name === undefined ? undefined : sinks.logLine(update.name),
       }),
     excerpt: (text, max) => sinks.excerpt(text, max),
     field: (text, max) => sinks.field(text, max),

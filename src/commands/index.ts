@@ -4,7 +4,8 @@ import { InputError } from '../core/errors.ts';
 import type { HostContext } from '../core/host.ts';
 import type { Result } from '../core/report.ts';
 import type { FollowContext } from '../deploy/follow.ts';
-import { type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
+import { itemInputs, ofItem } from '../inputs/deployments.ts';
+import { type DeploymentRef, type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
 import { deploy } from './deploy.ts';
 import { previewClose } from './preview-close.ts';
 import { promote } from './promote.ts';
@@ -41,13 +42,44 @@ const COMMAND_NAMES = Object.keys(COMMANDS) as [CommandName, ...CommandName[]];
 /** The settings of any command: what the parser of the command the inputs name answers. */
 export type Settings = ReturnType<(typeof COMMANDS)[CommandName]['settings']>;
 
-/** Every input validated, then the command they name and its settings. */
+/** The settings of a command that acts on one deployment: each item of a list is one. */
+export type TargetSettings = Extract<Settings, { target: DeploymentRef }>;
+
+/** Several deployments in one step (`deployments`): each item's settings, and how they run. */
+export interface SetSettings {
+  items: { name: string; settings: TargetSettings }[];
+  maxParallel: number;
+  failFast: boolean;
+}
+
+/**
+ * Every input validated, then the command they name and its settings. With `deployments`, every item's settings
+ * too, in `set`; `settings` are then the first item's, whose step-wide fields (the key, timeout, environment, …) are
+ * every item's.
+ */
 export async function parseSettings(
   read: ReadInput,
   context: HostContext,
-): Promise<{ command: Command<Settings>; settings: Settings }> {
+): Promise<{ command: Command<Settings>; settings: Settings; set?: SetSettings }> {
   const inputs = await readInputs(read, context, COMMAND_NAMES);
   const command = COMMANDS[inputs.command as CommandName] as Command<Settings> | undefined;
   if (!command) throw new InputError('command', `is not one of ${COMMAND_NAMES.join(', ')}.`);
-  return { command, settings: command.settings(inputs) };
+  const items = await itemInputs(read, inputs, context, COMMAND_NAMES);
+  if (!items) return { command, settings: command.settings(inputs) };
+  const set: SetSettings = {
+    items: items.map(({ name, inputs: own }) => {
+      let settings: Settings;
+      try {
+        settings = command.settings(own);
+      } catch (error) {
+        throw ofItem(error, name);
+      }
+      // The commands that take a list (inputs/deployments.ts) each act on one deployment.
+      if (!('target' in settings)) throw new InputError('command', 'does not take deployments.');
+      return { name, settings };
+    }),
+    maxParallel: inputs.maxParallel,
+    failFast: inputs.failFast,
+  };
+  return { command, settings: set.items[0]!.settings, set };
 }

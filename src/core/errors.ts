@@ -6,9 +6,14 @@ export class DeployError extends Error {
 /** An input that cannot be used: named, with the accepted form, before anything is sent. */
 export class InputError extends DeployError {
   override name = 'InputError';
-  constructor(input: string, problem: string) {
+  readonly input: string;
+  readonly problem: string;
+  /** `where`: whose value it is when not the step's own ("deployments item 'agent-b'"). */
+  constructor(input: string, problem: string, where?: string) {
     // "Input 'timeout' must be …" reads as a sentence; a problem about the value follows a colon.
     const verb = /^(is|are|and|must|needs|cannot|applies|contains) /.test(problem);
-    super(`Input '${input}'${verb ? ' ' : ': '}${problem}`);
+    super(`Input '${input}'${where ? ` of ${where}` : ''}${verb ? ' ' : ': '}${problem}`);
+    this.input = input;
+    this.problem = problem;
   }
 }

@@ -44,12 +44,34 @@ export interface Preview {
   closing: boolean;
 }
 
-/** A CI feature beside the deploy (a GitHub Deployment, a pull request comment): best effort, never its failure. */
+/**
+ * A CI feature beside the deploy (a GitHub Deployment, a pull request comment): best effort, never its failure. With
+ * `deployments` the run is a list: `start` and `finish` are the list's (one comment for all), and an integration that
+ * records each deployment (a GitHub Deployment per item) does so in `startItem` and `finishItem`.
+ */
 export interface Integration {
   /** Called once the settings are known; the run goes on beside it and awaits it only before finish. Never rejects. */
   start(): Promise<void>;
+  /**
+   * With `deployments`: one item starts (after `start` was called, maybe before it resolved); the item's run goes
+   * on beside it. Never rejects.
+   */
+  startItem?(item: ItemRun): Promise<void>;
+  /** With `deployments`: the item has ended, with its own report; called once its startItem resolved. Never rejects. */
+  finishItem?(item: ItemRun, report: RunReport): Promise<void>;
   /** Once the run has ended, with its report and the comment rendered for it. Never rejects. */
   finish(report: RunReport, comment: { name: string; body: string }): Promise<void>;
+}
+
+/** One deployment of a list, as an integration may know it when it starts. */
+export interface ItemRun {
+  /** Its name in the list: unique in it. */
+  name: string;
+  /** The deployment's name or id as the inputs give it. */
+  target: string;
+  customUrl?: string;
+  /** Its own deadline, on the run's clock: each item of a list has its whole timeout. */
+  deadline: number;
 }
 
 export interface Host {
@@ -85,6 +107,8 @@ export interface IntegrationRun {
   prComment: boolean;
   /** Set when the run deploys or closes a change's preview. */
   preview?: Preview;
+  /** With `deployments`: the items' names, in the list's order (each item starts and finishes on its own). */
+  items?: string[];
   /** The run's clock, deadline and cancellation, which bound the integrations' calls too. */
   time: Clock;
   deadline: number;

@@ -16,6 +16,8 @@ export interface Logger {
 export interface Progress {
   /** The deployment waited on: one live line each. */
   deploymentId: string;
+  /** With deployments: the item's name, which its live line leads with. */
+  name?: string;
   revisionId: string;
   /** As the service answered it (the run makes it safe for a log line before a host sees it). */
   status: string;

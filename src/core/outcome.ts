@@ -1,7 +1,9 @@
 // The words a run ends with: one place for every result's message and for what to look at next.
 import type {
   Comparison,
+  ItemReport,
   PendingWrite,
+  Result,
   RevisionValues,
   Rollback,
   RunReport,
@@ -357,4 +359,73 @@ export function failed(
   where: { phase: string; next: string },
 ): Verdict {
   return { result, ok: false, failure: { ...where, message } };
+}
+
+/** The contract's order of a list's results, worst first. */
+const WORST_FIRST: readonly Result[] = [
+  'failed',
+  'timed-out',
+  'unhealthy',
+  'rolled-back',
+  'skipped',
+  'not-started',
+  'submitted',
+  'no-change',
+  'deployed',
+];
+
+/** The worst of a list's results; one outside the contract's order (a dry run's planned) ranks below deployed. */
+export function worstResult(results: readonly Result[]): Result | undefined {
+  const rank = (r: Result) => {
+    const i = WORST_FIRST.indexOf(r);
+    return i === -1 ? WORST_FIRST.length : i;
+  };
+  return results.reduce<Result | undefined>(
+    (worst, r) => (worst === undefined || rank(r) < rank(worst) ? r : worst),
+    undefined,
+  );
+}
+
+/** Why an item of a list never started: the job's cancel, or fail-fast after `after` failed. */
+export function notStarted(after?: {
+  name: string;
+  result?: Result;
+}): Verdict & { ending: string } {
+  const ending = after
+    ? `Not started: fail-fast stopped the list after '${after.name}' ended ${after.result ?? 'failed'}.`
+    : 'Not started: the job was cancelled first.';
+  return { result: 'not-started', ok: false, ending };
+}
+
+/**
+ * A list's verdict: its worst result, a success when every item is one. Its failure names each item that is not,
+ * with what that item's own report says (a cancel: what it leaves on the service).
+ */
+export function setVerdict(items: readonly ItemReport[], cancelled: boolean): Verdict {
+  const result = worstResult(items.flatMap((i) => (i.report.result ? [i.report.result] : [])));
+  const failing = items.filter((i) => !i.report.ok);
+  if (!failing.length) return { result: result ?? 'deployed', ok: true };
+  const each = failing
+    .map(({ name, report }) => {
+      const why = report.cancelled
+        ? (afterCancel(report) ?? 'cancelled before a revision was triggered.')
+        : (report.ending ?? report.failure?.message ?? '');
+      return `'${name}' ${report.result ?? 'failed'}${why ? `: ${cut(why, 300)}` : ''}`;
+    })
+    .join('; ');
+  const message = cancelled
+    ? `The job was cancelled. ${each}`
+    : `${failing.length} of ${items.length} deployments did not succeed: ${each}`;
+  const only = failing.length === 1 ? failing[0]!.report.failure?.next : undefined;
+  return {
+    result: result ?? 'failed',
+    ok: false,
+    failure: {
+      phase: 'deployments',
+      message,
+      next: cancelled
+        ? undefined
+        : (only ?? "Each deployment's section of the job summary says what to look at next."),
+    },
+  };
 }

@@ -11,7 +11,8 @@ export type Result =
   | 'updated'
   | 'planned'
   | 'unhealthy'
-  | 'closed';
+  | 'closed'
+  | 'not-started';
 
 export interface TimelineEntry {
   status: string;
@@ -105,6 +106,17 @@ export interface RunReport {
   /** The fields deploy's write set (dotted names, no values), for the comparison with the last good revision. */
   sent?: string[];
   diagnostics: Diagnostics;
+  /** With deployments: each item's own report, in the list's order; this report is then the set's. */
+  items?: ItemReport[];
+}
+
+/** One deployment of a list (`deployments`): its report, and when it ran on the run's monotonic clock. */
+export interface ItemReport {
+  name: string;
+  report: RunReport;
+  /** Unset for an item that never started (fail-fast, a cancel). */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /** What the run found out to explain a failure or a slow wait (deploy/diagnose.ts). */

@@ -2,7 +2,7 @@
 // normalise (hidden characters out, one line where the sink is one line), redact every secret, escape for the
 // sink's syntax, and only then cut, so no cut can keep part of a secret and no escape can hide one from redaction.
 // Data is cut nowhere else: code that quotes data in a message asks `excerpt` for it.
-import type { Redactor } from '../shared/redact.ts';
+import { type Redactor, redactDeep } from '../shared/redact.ts';
 import { collapse, cut, lines, normalise, oneLine, visible } from '../shared/text.ts';
 
 const LOG_LINE_MAX = 4000;
@@ -47,6 +47,14 @@ export class Sinks {
   /** A step output: one line. */
   output(text: string): string {
     return cut(this.redact(oneLine(text)), OUTPUT_MAX);
+  }
+
+  /**
+   * A step output holding JSON (results): each text in it made an output's one line (redacted, cut), then written as
+   * JSON, which is one line: a cut of the whole could only break it.
+   */
+  json(value: unknown): string {
+    return JSON.stringify(redactDeep(value, (text) => this.output(text)));
   }
 
   /** A field sent to GitHub's API (a deployment status description): one line of at most `max` characters. */

@@ -30,7 +30,12 @@ export async function confirmActive(
   const windowMs = Math.min(3 * pollIntervalMs, SWITCH_WINDOW_CAP_MS);
   const { time } = client.clock;
   const started = time.now();
-  const reader = client.within(started + windowMs, `${compact(windowMs)} allowed for the switch`);
+  // The window bounds how long the switch is waited for; a read in it may take as long as the run's deadline allows
+  // when that is later (a rate-limited service holds it for its Retry-After: no reason to call the revision unserved).
+  const reader =
+    client.clock.deadline > started + windowMs
+      ? client
+      : client.within(started + windowMs, `${compact(windowMs)} allowed for the switch`);
   const gap = new DoublingGap(Math.min(1000, pollIntervalMs / 4), pollIntervalMs);
   const newer = newerThan(reader, ids.deploymentId, ids.createdAt);
   for (;;) {

@@ -15,6 +15,7 @@ import {
   InputError,
 } from './settings.ts';
 import {
+  between,
   bool,
   createMode,
   duration,
@@ -51,6 +52,10 @@ export interface Inputs {
   metadata: { provider_account_label?: string; is_default?: boolean };
   /** The host's word for a run whose default ref its change's author would choose (HostContext.untrustedHead). */
   untrustedHead?: string;
+  /** deployments as given (its items are read by inputs/deployments.ts), and how they run. */
+  deployments?: string;
+  maxParallel: number;
+  failFast: boolean;
 }
 
 /**
@@ -165,6 +170,10 @@ export async function readInputs(
       is_default: one('is-default', bool.optional()),
     }),
     untrustedHead: context.untrustedHead,
+    deployments: text('deployments'),
+    // Checked whether or not deployments is given, like verify-timeout.
+    maxParallel: one('max-parallel', between(1, 16).default(4)),
+    failFast: one('fail-fast', bool.default(false)),
   };
 }
 

@@ -41,6 +41,18 @@ export const createMode = z.string().transform((v, ctx): boolean | 'always' => {
   return z.NEVER;
 });
 
+/** A whole number from `min` to `max` (max-parallel). */
+export const between = (min: number, max: number) =>
+  z.string().transform((v, ctx) => {
+    const n = /^\d{1,6}$/.test(v) ? Number(v) : NaN;
+    if (n >= min && n <= max) return n;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${shown(v)} is not a whole number from ${min} to ${max}; use one, e.g. ${min + Math.floor((max - min) / 4)}.`,
+    });
+    return z.NEVER;
+  });
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000 };
 const DURATION_FORM = 'use seconds (900) or a duration such as 90s, 15m, 1h or 1h30m';
 /**

@@ -1,7 +1,14 @@
 import type { RunReport } from '../core/report.ts';
 
-/** The step outputs a report knows (unknown ones are left out, so `if: failure()` steps see only facts). */
+/**
+ * The step outputs a report knows (unknown ones are left out, so `if: failure()` steps see only facts). A list's are
+ * its `result`, and its one item's outputs when it has only one; `results` (resultsOf) holds every item's.
+ */
 export function outputsOf(report: RunReport): Record<string, string> {
+  if (report.items) {
+    const only = report.items.length === 1 ? outputsOf(report.items[0]!.report) : {};
+    return report.result ? { ...only, result: report.result } : only;
+  }
   const d = report.deployment;
   const out: Record<string, string | undefined> = {
     'deployment-id': d?.id,
@@ -28,4 +35,34 @@ export function outputsOf(report: RunReport): Record<string, string> {
 export function waitedSeconds(report: RunReport): number | undefined {
   if (report.waitStarted === undefined || report.waitEnded === undefined) return undefined;
   return Math.round((report.waitEnded - report.waitStarted) / 100) / 10;
+}
+
+/** One deployment's entry in `results`: null where the run did not learn it (typed, for fromJSON in a workflow). */
+export interface ItemResult {
+  result: string | null;
+  'deployment-id': string | null;
+  'revision-id': string | null;
+  'revision-status': string | null;
+  'custom-url': string | null;
+  verified: boolean | null;
+  duration: number | null;
+}
+
+/** The `results` output of a list: each item's entry, keyed by its name, in the list's order; undefined otherwise. */
+export function resultsOf(report: RunReport): Record<string, ItemResult> | undefined {
+  if (!report.items) return undefined;
+  return Object.fromEntries(
+    report.items.map(({ name, report: r }) => [
+      name,
+      {
+        result: r.result ?? null,
+        'deployment-id': r.deployment?.id ?? null,
+        'revision-id': r.revisionId ?? null,
+        'revision-status': r.revision?.status ?? null,
+        'custom-url': r.deployment?.source_config.custom_url ?? null,
+        verified: r.verification ? r.verification.ok : null,
+        duration: waitedSeconds(r) ?? null,
+      },
+    ]),
+  );
 }

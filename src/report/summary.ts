@@ -25,6 +25,7 @@ const HEADLINE: Record<Result, string> = {
   planned: '📝 Planned (dry run)',
   unhealthy: '🩺 Unhealthy',
   closed: '🔒 Preview closed',
+  'not-started': '⏸️ Not started',
 };
 
 /** A command's own headings for its successful results (command status reports a revision, not a run). */
@@ -35,6 +36,8 @@ export interface SummaryContext {
   source?: string;
   ref?: string;
   image?: string;
+  /** With deployments: each item's, in the list's order. */
+  items?: SummaryContext[];
 }
 
 /** The job summary as Markdown. Every name and value from the service or the inputs is escaped. */
@@ -71,8 +74,14 @@ export function renderComment(
     ...resultTable(report, context),
     ...diagnostics(report),
     ...plan(report, context),
-    ...(runUrl && httpUrl(runUrl) ? [`[Workflow run](${httpUrl(runUrl)})`, ''] : []),
+    ...runLink(runUrl),
   ].join('\n');
+}
+
+/** The comment's link to the workflow run, when the CI gives an http(s) one. */
+export function runLink(runUrl: string | undefined): string[] {
+  const href = runUrl && httpUrl(runUrl);
+  return href ? [`[Workflow run](${href})`, ''] : [];
 }
 
 /**
@@ -89,7 +98,7 @@ export function renderFallback(report: RunReport, headlines: Headlines = {}): st
   ].join('\n');
 }
 
-function headline(report: RunReport, headlines: Headlines): string {
+export function headline(report: RunReport, headlines: Headlines): string {
   const own = report.ok && report.result ? headlines[report.result] : undefined;
   return report.cancelled
     ? '⚠️ Cancelled'

@@ -33,9 +33,12 @@ export class ServiceClient {
     return new ServiceClient(new ServiceHttp(settings, log, clock.time, transport), clock, observe);
   }
 
-  /** The same client with a deadline of its own (a rollback's window, the short re-read after DEPLOYED). */
-  within(deadline: number, limit: string): ServiceClient {
-    return new ServiceClient(this.http, { ...this.clock, deadline, limit }, this.observe);
+  /**
+   * The same client with a deadline of its own (a rollback's window, the short re-read after DEPLOYED, one
+   * deployment of a list), and `observe` told of the deployments its answers show instead, when given.
+   */
+  within(deadline: number, limit: string, observe = this.observe): ServiceClient {
+    return new ServiceClient(this.http, { ...this.clock, deadline, limit }, observe);
   }
 
   /** The tenant the requests name (tenant-id), if any. */

@@ -7,7 +7,7 @@ import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError }
 import { parseJson } from './json.ts';
 import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
-import { backoffMs, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
+import { backoffMs, comeBackLater, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
 import { ErrorBody } from './schemas.ts';
 import type { Transport } from './transport.ts';
 import { UNREACHABLE_RETRY_MS, unreachableKind, UnreachableError } from './unreachable.ts';
@@ -25,6 +25,11 @@ export interface HttpSettings {
   excerpt: Excerpt;
   /** How long reads keep retrying while nothing answers (default 5 min). */
   patienceMs?: number;
+  /**
+   * Calls go side by side (a list of deployments): a come-back-later told to one holds every call (heldUntil). A run
+   * of one deployment sends one call at a time, and re-reads at once what a write refused so did.
+   */
+  sideBySide?: boolean;
 }
 
 /** When the run must be over, and the job's cancellation. */
@@ -51,6 +56,10 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEADLINE_SLACK_MS = 2000;
 /** How long a write in flight may still take once the job is cancelled (the runner sends SIGTERM 7.5 s after SIGINT). */
 const WRITE_GRACE_MS = 5000;
+/** A 429 without Retry-After holds the other calls this long. */
+const HOLD_MS = 1000;
+/** The calls a hold kept back start again spread over this long, not all in the same instant. */
+const HOLD_SPREAD_MS = 1000;
 
 export class ServiceHttp {
   private readonly transport: Transport;
@@ -61,6 +70,12 @@ export class ServiceHttp {
   private readonly time: Clock;
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
+  /**
+   * Until when (on `time`) no request starts: the service said to come back then (a 429, a 503 with Retry-After).
+   * A list of deployments sends its calls side by side through this one client, so one call told so holds them all,
+   * instead of each finding out with a refusal of its own.
+   */
+  private heldUntil = 0;
   /** Whether anything has answered in this run (any status): until then, "cannot reach" is base-url's fault. */
   private answered = false;
   /** The first "cannot reach" failure before any answer: when, and the attempts since. */
@@ -93,6 +108,7 @@ export class ServiceHttp {
     let limited = false;
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
+      await this.held(clock);
       try {
         const { status, headers, text, url } = await this.once(call, clock);
         this.answered = true;
@@ -129,6 +145,11 @@ export class ServiceHttp {
         limited = true;
         this.pace.limited();
       }
+      if (this.settings.sideBySide && 'status' in failure && comeBackLater(failure))
+        this.heldUntil = Math.max(
+          this.heldUntil,
+          this.time.now() + (failure.retryAfterMs ?? HOLD_MS),
+        );
       const early = this.unreachableWindow(failure);
       const delay = this.retryDelay(call.retry, failure, attempt, clock, early);
       if (delay === undefined) {
@@ -147,6 +168,18 @@ export class ServiceHttp {
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
       await this.time.sleep(delay, clock.signal);
+    }
+  }
+
+  /**
+   * Waits out a hold another call was told (heldUntil), and any hold told meanwhile, up to the deadline: the request
+   * then goes as it would.
+   */
+  private async held(clock: RunClock): Promise<void> {
+    for (let now = this.time.now(); this.heldUntil > now && now < clock.deadline;) {
+      const wait = this.heldUntil - now + Math.random() * HOLD_SPREAD_MS;
+      await this.time.sleep(Math.min(wait, clock.deadline - now), clock.signal);
+      now = this.time.now();
     }
   }
 

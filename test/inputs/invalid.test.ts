@@ -57,6 +57,10 @@ const CASES: [string, Record<string, string>][] = [
   ['name', { name: '' }],
   ['build-on-push', { 'build-on-push': 'true', 'repo-ref': 'refs/tags/v1.2.0' }],
   ['build-on-push', { 'build-on-push': 'on' }],
+  ['max-parallel', { 'max-parallel': '17' }],
+  ['fail-fast', { 'fail-fast': 'maybe' }],
+  ['deployments', { name: '', deployments: '[]' }],
+  ['deployments', { name: '', deployments: `- name: a\n  secrets: API_TOKEN=${SECRET}` }],
 ];
 
 const messages = new Map<string, string>();

@@ -103,7 +103,8 @@ export class Console {
     const width = Math.max(20, (this.out.columns || 80) - 1);
     for (const wait of this.waits.values()) {
       const inIt = compact(Math.max(0, Math.floor((now - wait.since) / 1000)) * 1000);
-      const text = cut(`… Revision ${wait.revisionId}: ${wait.status} for ${inIt}`, width);
+      const who = wait.name === undefined ? '' : `${wait.name}: `;
+      const text = cut(`… ${who}Revision ${wait.revisionId}: ${wait.status} for ${inIt}`, width);
       this.out.write(`${this.paint(text, 'live')}\n`);
       this.drawn++;
     }

@@ -84,6 +84,19 @@ describe('Console', () => {
     expect(screen(out.text)).toEqual(['a line of the log', 'warning: another']);
   });
 
+  it("leads the live line of a list's item with the item's name", async () => {
+    const clock = new FakeClock(0);
+    const out = { text: '', columns: 80, write: (text: string) => (out.text += text) };
+    const console = new Console(out, { live: true, color: false, debug: false, clock });
+
+    console.log.progress!({ ...progress('a', 'QUEUED', 0), name: 'agent-a' });
+    await clock.advance(2_000);
+    console.log.info('a line');
+
+    expect(screen(out.text)).toEqual(['a line', '… agent-a: Revision rev-a: QUEUED for 2s']);
+    console.close();
+  });
+
   it('prints no live line and no escape where the log is not a terminal', () => {
     const out = { text: '', write: (text: string) => (out.text += text) };
     const console = new Console(out, {

@@ -1,6 +1,7 @@
 // The merge request note, in-process on a fake clock against a fake GitLab: one note per deployment, only the
 // token's own, best effort, and GITLAB_TOKEN never shown.
 import { describe, expect, it } from 'vitest';
+import { dotenv } from '../../../src/hosts/cli/dotenv.ts';
 import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import { GITLAB_TOKEN, TOKEN_USER, useGitLab } from '../../helpers/gitlab.ts';
 import { useWorld } from '../../helpers/run.ts';
@@ -104,5 +105,24 @@ describe('the merge request note', () => {
     expect(run.outputs.result).toBe('planned');
     expect(world.sim.writes()).toEqual([]);
     expect(fakes.gitlab.notesOn('7', 12)).toHaveLength(1);
+  });
+
+  it('is one note for a list of deployments, whose outputs (--json, the dotenv report) carry results', async () => {
+    const { gitlab } = fakes;
+    for (const name of ['agent-a', 'agent-b']) world.sim.addDeployment({ name });
+
+    const run = await runCliInProcess(world, {
+      inputs: baseInputs(world.sim, { deployments: '[{name: agent-a}, {name: agent-b}]' }),
+      env: mergeRequestJob(),
+    });
+
+    expect(run.outputs.result).toBe('deployed');
+    const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
+    expect(Object.keys(results)).toEqual(['agent-a', 'agent-b']);
+    expect(dotenv(run.outputs).text).toContain(`RESULTS=${run.outputs.results}\n`);
+    const notes = gitlab.notesOn('7', 12);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.body.startsWith('<!-- agent-deploy-action:agent-a, agent-b -->\n')).toBe(true);
+    expect(notes[0]!.body).toContain('| agent-b | `deployed` |');
   });
 });

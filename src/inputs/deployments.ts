@@ -1,0 +1,257 @@
+// The deployments input: several deployments in one step. A list (YAML or JSON, inline or @path to a file of the
+// workspace) of items, each a name and the inputs it sets for itself. An item's inputs are the step's with its own
+// values over them, read and checked by the very code that reads the step's: a value means in an item what the input
+// of that name means on the step, and a mistake in it is named as the same input's, of that item.
+import type { HostContext } from '../core/host.ts';
+import { nearest } from '../shared/nearest.ts';
+import { type Inputs, InputError, type ReadInput, readInputs } from './index.ts';
+import { kindOf } from './resource-spec.ts';
+import { readWorkspaceFile } from './workspace-file.ts';
+
+/** The inputs an item may set for itself, besides its name (the contract's list; `from` with command promote). */
+export const ITEM_INPUTS = [
+  'repo-ref',
+  'image-uri',
+  'graph-config-path',
+  'source-tarball-path',
+  'source',
+  'revision-source',
+  'integration-id',
+  'integration-kind',
+  'repo-url',
+  'deployment-type',
+  'build-on-push',
+  'custom-url',
+  'install-command',
+  'build-command',
+  'listener',
+  'k8s-namespace',
+  'resource-spec',
+  'verify-url',
+  'from',
+] as const;
+
+/** The inputs that apply to every item of the list: set on the step, never in an item. */
+export const STEP_INPUTS = [
+  'command',
+  'base-url',
+  'api-key',
+  'tenant-id',
+  'create',
+  'secrets',
+  'secret-references',
+  'wait',
+  'timeout',
+  'poll-interval',
+  'stuck-after',
+  'allow-skipped',
+  'rollback-on-failure',
+  'revision-id',
+  'token-id',
+  'provider-account-label',
+  'is-default',
+  'dry-run',
+  'github-token',
+  'environment',
+  'pr-comment',
+  'verify-timeout',
+  'preview',
+  'preview-name',
+  'deployments',
+  'max-parallel',
+  'fail-fast',
+] as const;
+
+/** The commands that take a list. */
+export const SET_COMMANDS = ['deploy', 'promote', 'status'];
+/** One summary, one comment and one output hold them all: a longer list is a list gone wrong. */
+export const MAX_ITEMS = 100;
+
+const INPUT = 'deployments';
+const FORM =
+  'give a list of deployments, each a mapping with its name and the inputs it sets, e.g. [{"name": "agent-a"}, {"name": "agent-b", "graph-config-path": "b/graph.json"}] (see "Several deployments in one step" in docs/reference.md)';
+
+/** One item of the list: its name, and the inputs it sets, as the text an input is given as. */
+export interface Item {
+  name: string;
+  values: Record<string, string>;
+}
+
+/**
+ * With `deployments`: each item's name and inputs (the step's, with the item's over them), in the list's order;
+ * undefined without it. Throws InputError, before anything is sent, for a list or an item that cannot be used.
+ */
+export async function itemInputs(
+  read: ReadInput,
+  inputs: Inputs,
+  context: HostContext,
+  commands: readonly [string, ...string[]],
+): Promise<{ name: string; inputs: Inputs }[] | undefined> {
+  if (inputs.deployments === undefined) return undefined;
+  checkStep(inputs);
+  const items = await readItems(inputs.deployments, context.workspace, inputs.command);
+  const overlay =
+    (item: Item): ReadInput =>
+    (name) => {
+      if (name === 'name') return item.name;
+      if (name === 'deployment-id' || name === INPUT) return '';
+      return Object.hasOwn(item.values, name) ? item.values[name]! : read(name);
+    };
+  const all: { name: string; inputs: Inputs }[] = [];
+  for (const item of items) {
+    try {
+      all.push({ name: item.name, inputs: await readInputs(overlay(item), context, commands) });
+    } catch (error) {
+      throw ofItem(error, item.name);
+    }
+  }
+  return all;
+}
+
+/** An item's input error names the item: "Input 'image-uri' of deployments item 'agent-b' …". */
+export function ofItem(error: unknown, name: string): unknown {
+  return error instanceof InputError
+    ? new InputError(error.input, error.problem, `${INPUT} item '${name}'`)
+    : error;
+}
+
+/** The step's inputs that do not go with a list. */
+function checkStep({ command, name, deploymentId, common }: Inputs): void {
+  if (!SET_COMMANDS.includes(command))
+    throw new InputError(
+      INPUT,
+      `applies to commands ${SET_COMMANDS.join(', ')}, not '${command}'; run ${command} once per deployment, or drop deployments.`,
+    );
+  if (name !== undefined)
+    throw new InputError(
+      'name',
+      'cannot be used with deployments: each item of the list names its deployment; drop name, or give it as an item.',
+    );
+  if (deploymentId !== undefined)
+    throw new InputError(
+      'deployment-id',
+      'cannot be used with deployments: the items are found by their names; drop deployment-id.',
+    );
+  if (common.preview)
+    throw new InputError(
+      'preview',
+      "cannot be used with deployments: a preview is one pull request's deployment; run the previews in a step of their own.",
+    );
+}
+
+/** The list's items, each checked for its form (the values are checked as inputs later); names unique. */
+export async function readItems(raw: string, workspace: string, command: string): Promise<Item[]> {
+  let text = raw;
+  let where = 'the list';
+  if (raw.startsWith('@'))
+    ({ text, rel: where } = readWorkspaceFile(INPUT, raw, workspace, 'a deployments list'));
+  // Only a run that has a list loads the YAML parser.
+  const { parse } = await import('yaml');
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (error) {
+    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new InputError(
+      INPUT,
+      `${where} is not valid YAML or JSON${line ? ` (line ${line})` : ''}; ${FORM}.`,
+    );
+  }
+  if (!Array.isArray(doc))
+    throw new InputError(INPUT, `${where} is ${kindOf(doc)}, not a list; ${FORM}.`);
+  if (doc.length === 0)
+    throw new InputError(
+      INPUT,
+      `${where} is an empty list; give at least one deployment (- name: my-agent), or drop deployments.`,
+    );
+  if (doc.length > MAX_ITEMS)
+    throw new InputError(
+      INPUT,
+      `${where} has ${doc.length} items, more than the ${MAX_ITEMS} one step deploys; split it over several steps or jobs.`,
+    );
+  const items = doc.map((entry, i) => readItem(entry, i + 1, command));
+  const first = new Map<string, number>();
+  const twice: string[] = [];
+  items.forEach((item, i) => {
+    const seen = first.get(item.name);
+    if (seen === undefined) first.set(item.name, i + 1);
+    else twice.push(`'${item.name}' (items ${seen} and ${i + 1})`);
+  });
+  if (twice.length)
+    throw new InputError(
+      INPUT,
+      `names ${twice.join(', ')} more than once; list each deployment once (its outputs, summary and GitHub Deployment are keyed by name).`,
+    );
+  return items;
+}
+
+function readItem(entry: unknown, n: number, command: string): Item {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+    throw new InputError(
+      INPUT,
+      `item ${n} is ${kindOf(entry)}, not a mapping; give each item its name and the inputs it sets (- name: my-agent).`,
+    );
+  const fields = entry as Record<string, unknown>;
+  const { name } = fields;
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new InputError(
+      INPUT,
+      name === undefined || name === null || name === ''
+        ? `item ${n} has no name; give each item the name of its deployment (name: my-agent).`
+        : `item ${n}'s name is ${kindOf(name)}; give the deployment's name as text (name: "my-agent").`,
+    );
+  const values: Record<string, string> = {};
+  const mistakes: string[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === 'name') continue;
+    if (!(ITEM_INPUTS as readonly string[]).includes(key)) {
+      mistakes.push(unknownKey(key));
+      continue;
+    }
+    if (key === 'from' && command !== 'promote') {
+      mistakes.push(`'from' applies to command promote, not '${command}'`);
+      continue;
+    }
+    const text = valueText(key, value);
+    if (text.problem === undefined) values[key] = text.value;
+    else mistakes.push(text.problem);
+  }
+  if (mistakes.length)
+    throw new InputError(INPUT, `item ${n} ('${name.trim()}'): ${mistakes.join('; ')}.`);
+  return { name: name.trim(), values };
+}
+
+/** An item's value as the text its input is given as; resource-spec is a mapping, the others are scalars. */
+function valueText(
+  key: string,
+  value: unknown,
+): { value: string; problem?: undefined } | { value?: undefined; problem: string } {
+  if (value === null || value === undefined)
+    return {
+      problem: `'${key}' has no value; give one, or drop the key (the step's value applies then)`,
+    };
+  if (key === 'resource-spec') {
+    if (typeof value === 'object' && !Array.isArray(value)) return { value: JSON.stringify(value) };
+    return {
+      problem: `'resource-spec' must be a mapping of ResourceSpec fields, not ${kindOf(value)}`,
+    };
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return { value: String(value) };
+  return { problem: `'${key}' must be text, not ${kindOf(value)}` };
+}
+
+/** Why a key is not an item's: an input every item shares, or a typo (with the key nearest to it). */
+function unknownKey(key: string): string {
+  if (key === 'deployment-id')
+    return "'deployment-id' cannot be set in an item: the items are found by their names";
+  if ((STEP_INPUTS as readonly string[]).includes(key))
+    return `'${key}' applies to every deployment of the list: set it on the step, not in an item`;
+  const near = nearest(key, ['name', ...ITEM_INPUTS]);
+  const hint = !near
+    ? ''
+    : near.likely
+      ? ` (did you mean '${near.word}'?)`
+      : ` (the nearest is '${near.word}')`;
+  return `'${key}' is not an input an item sets${hint}`;
+}

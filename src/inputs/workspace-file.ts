@@ -1,0 +1,78 @@
+// An input's `@path`: a YAML or JSON file of the workspace (resource-spec, deployments), read with care.
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { InputError } from './settings.ts';
+
+/** Such a file is a page or two of YAML; a larger one is a wrong path, not an input. */
+const MAX_BYTES = 1024 * 1024;
+
+/**
+ * A file named `@path` inside the workspace: the real path (symlinks resolved) must stay inside the workspace and
+ * be a regular file under MAX_BYTES, checked on the open file itself before reading, so a symlink swapped in
+ * meanwhile, a FIFO or a device cannot be read or make the step hang.
+ */
+export function readWorkspaceFile(
+  input: string,
+  raw: string,
+  root: string,
+  what: string,
+): { text: string; rel: string } {
+  const workspace = realpathOr(resolve(root));
+  const given = resolve(workspace, raw.slice(1).trim());
+  const inside = (path: string) => {
+    const rel = relative(workspace, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  const outside = () =>
+    new InputError(
+      input,
+      `${raw} is outside the workspace; give @path relative to the repository root.`,
+    );
+  if (!inside(given)) throw outside();
+  const rel = relative(workspace, given);
+  let real: string;
+  try {
+    real = realpathSync(given);
+  } catch {
+    throw new InputError(
+      input,
+      `cannot read ${rel}: no such file in the workspace; check the path after @ (run actions/checkout first).`,
+    );
+  }
+  if (!inside(real)) throw outside();
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: the path checked is the path opened.
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw new InputError(input, `cannot read ${rel} (${(error as NodeJS.ErrnoException).code}).`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      throw new InputError(
+        input,
+        `${rel} is not a regular file; give @path to a YAML or JSON file.`,
+      );
+    if (stat.size > MAX_BYTES)
+      throw new InputError(
+        input,
+        `${rel} is ${stat.size} bytes, over the ${MAX_BYTES / 1024} KiB ${what} may have; check the path.`,
+      );
+    const buffer = Buffer.alloc(MAX_BYTES + 1);
+    const size = readSync(fd, buffer, 0, buffer.length, 0);
+    if (size > MAX_BYTES)
+      throw new InputError(input, `${rel} grew past ${MAX_BYTES / 1024} KiB while being read.`);
+    return { text: buffer.subarray(0, size).toString('utf8'), rel };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
