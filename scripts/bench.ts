@@ -1,6 +1,7 @@
 // `npm run bench`: how fast and light the bundled action is. A measurement, not a test: it prints the figures
 // and whether each target is met, writes them to bench-results.json, and exits non-zero only when a run
 // misbehaves (the action failing where it should succeed). AGENT_DEPLOY_DIST points at another build.
+// `npm run bench -- several` runs only the line of several deployments in one step (bench/several.ts).
 // Start-up is compared with bundles of the mandated libraries made like dist/ (bench/baselines.ts).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import {
 } from './bench/baselines.ts';
 import { DIST, runAction, type ActionRun, type RunOptions } from '../test/helpers/action.ts';
 import { haveValgrind, instructions } from './bench/instructions.ts';
+import { type Several, severalDeployments } from './bench/several.ts';
 import { Simulator, type RecordedRequest, type TimelineStep } from '../test/simulator/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -361,6 +363,7 @@ type Results = {
   perDeploy: Awaited<ReturnType<typeof requestsPerDeploy>>;
   lookup: Awaited<ReturnType<typeof lookup>>;
   detection: Awaited<ReturnType<typeof detectionLag>>;
+  several: Several;
 };
 
 function targets(r: Results): Target[] {
@@ -402,6 +405,13 @@ function targets(r: Results): Target[] {
     limit: '≤ duration/interval + 3',
     value: over.length ? `${over.length} over` : 'all within',
     met: over.length === 0,
+  });
+  const [step, , processes] = r.several.rows;
+  list.push({
+    name: `429s, ${r.several.count} deployments: one step against processes`,
+    limit: 'fewer in one step',
+    value: `${step!.limited} against ${processes!.limited}`,
+    met: step!.limited < processes!.limited,
   });
   return list;
 }
@@ -519,6 +529,8 @@ function printResults(r: Results, list: Target[]): void {
     ]),
   );
 
+  printSeveral(r.several);
+
   section('Targets');
   console.log(
     table(
@@ -528,6 +540,18 @@ function printResults(r: Results, list: Target[]): void {
       ],
       2,
     ),
+  );
+}
+
+function printSeveral(s: Several): void {
+  section(
+    `${s.count} deployments against the simulator limited to ${s.perSecond} requests/s (the bundle each time)`,
+  );
+  console.log(
+    table([
+      ['', 'requests', '429s', 'wall time'],
+      ...s.rows.map((row) => [row.how, String(row.requests), String(row.limited), sec(row.wallMs)]),
+    ]),
   );
 }
 
@@ -544,6 +568,8 @@ async function main(): Promise<void> {
   const sim = await Simulator.start({ apiKey: API_KEY });
   let built: Baselines | undefined;
   try {
+    if (process.argv.slice(2).includes('several'))
+      return printSeveral(await severalDeployments(sim));
     const size = bundleSize(DIST);
     section('Runs');
     console.log('  building the baseline bundles with the flags of npm run bundle');
@@ -560,6 +586,8 @@ async function main(): Promise<void> {
     console.log('  lookup among 10,000 deployments');
     const found = await lookup(sim);
     const detection = await detectionLag(sim);
+    console.log('  20 deployments at 8 requests/s: in one step, then as 20 processes');
+    const several = await severalDeployments(sim);
     const results: Results = {
       size,
       baselines,
@@ -568,6 +596,7 @@ async function main(): Promise<void> {
       perDeploy,
       lookup: found,
       detection,
+      several,
     };
     const list = targets(results);
     printResults(results, list);
