@@ -216,6 +216,7 @@ describe('the documents name only files of the repository', () => {
     'test/x.test.ts',
     'graph.json',
     'deploy/resources.yaml',
+    'deploy/agents.yaml',
     'summary.md',
     'bench-results.json',
     'agent-deploy-summary.md',
