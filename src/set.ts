@@ -15,9 +15,9 @@ import type { Transport } from './service/transport.ts';
 import { compact } from './shared/time.ts';
 
 /** One item's command to its end, its report filled also when it fails (run.ts: as for a run of one deployment). */
-export type RunOne = (ctx: CommandContext, settings: Settings) => Promise<void>;
+type RunOne = (ctx: CommandContext, settings: Settings) => Promise<void>;
 
-export interface SetContext {
+interface SetContext {
   /** The run's client: every item's calls share its pace, its outage and its holds. */
   client: ServiceClient;
   /** The set's report: its items, then its verdict. */

@@ -43,7 +43,7 @@ const COMMAND_NAMES = Object.keys(COMMANDS) as [CommandName, ...CommandName[]];
 export type Settings = ReturnType<(typeof COMMANDS)[CommandName]['settings']>;
 
 /** The settings of a command that acts on one deployment: each item of a list is one. */
-export type TargetSettings = Extract<Settings, { target: DeploymentRef }>;
+type TargetSettings = Extract<Settings, { target: DeploymentRef }>;
 
 /** Several deployments in one step (`deployments`): each item's settings, and how they run. */
 export interface SetSettings {

@@ -375,7 +375,7 @@ const WORST_FIRST: readonly Result[] = [
 ];
 
 /** The worst of a list's results; one outside the contract's order (a dry run's planned) ranks below deployed. */
-export function worstResult(results: readonly Result[]): Result | undefined {
+function worstResult(results: readonly Result[]): Result | undefined {
   const rank = (r: Result) => {
     const i = WORST_FIRST.indexOf(r);
     return i === -1 ? WORST_FIRST.length : i;

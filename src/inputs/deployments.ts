@@ -4,7 +4,8 @@
 // of that name means on the step, and a mistake in it is named as the same input's, of that item.
 import type { HostContext } from '../core/host.ts';
 import { nearest } from '../shared/nearest.ts';
-import { type Inputs, InputError, type ReadInput, readInputs } from './index.ts';
+import { InputError } from '../core/errors.ts';
+import { type Inputs, type ReadInput, readInputs } from './index.ts';
 import { kindOf } from './resource-spec.ts';
 import { readWorkspaceFile } from './workspace-file.ts';
 
@@ -63,16 +64,16 @@ export const STEP_INPUTS = [
 ] as const;
 
 /** The commands that take a list. */
-export const SET_COMMANDS = ['deploy', 'promote', 'status'];
+const SET_COMMANDS = ['deploy', 'promote', 'status'];
 /** One summary, one comment and one output hold them all: a longer list is a list gone wrong. */
-export const MAX_ITEMS = 100;
+const MAX_ITEMS = 100;
 
 const INPUT = 'deployments';
 const FORM =
   'give a list of deployments, each a mapping with its name and the inputs it sets, e.g. [{"name": "agent-a"}, {"name": "agent-b", "graph-config-path": "b/graph.json"}] (see "Several deployments in one step" in docs/reference.md)';
 
 /** One item of the list: its name, and the inputs it sets, as the text an input is given as. */
-export interface Item {
+interface Item {
   name: string;
   values: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 // An input's `@path`: a YAML or JSON file of the workspace (resource-spec, deployments), read with care.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { InputError } from './settings.ts';
+import { InputError } from '../core/errors.ts';
 
 /** Such a file is a page or two of YAML; a larger one is a wrong path, not an input. */
 const MAX_BYTES = 1024 * 1024;
