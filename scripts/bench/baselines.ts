@@ -52,12 +52,17 @@ export interface Baselines {
   remove: () => void;
 }
 
-/** The options of the `bundle` script in package.json, without its entry and output folder. */
+/**
+ * The options of the `ncc build` step of the `bundle` script in package.json (a step among those joined by `&&`,
+ * such as the removal of the old dist/ before it), without its entry and output folder.
+ */
 function bundleFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const [tool, command, entry, ...rest] = pkg.scripts.bundle!.trim().split(/\s+/);
+  const steps = pkg.scripts.bundle!.split('&&').map((step) => step.trim());
+  const build = steps.find((step) => step.startsWith('ncc ')) ?? steps[0]!;
+  const [tool, command, entry, ...rest] = build.split(/\s+/);
   if (tool !== 'ncc' || command !== 'build' || !entry || entry.startsWith('-'))
     throw new Error(
       `bench: expected "ncc build <entry> …" in the bundle script, not "${pkg.scripts.bundle}"`,
