@@ -1,6 +1,7 @@
 // `npm run bench`: how fast and light the bundled action is. A measurement, not a test: it prints the figures
 // and whether each target is met, writes them to bench-results.json, and exits non-zero only when a run
-// misbehaves (the action failing where it should succeed). AGENT_DEPLOY_DIST points at another build.
+// misbehaves (the action failing where it should succeed). AGENT_DEPLOY_DIST points at another build;
+// `npm run bench -- patterns` runs only the patterns section (seconds instead of minutes).
 // Start-up is compared with bundles of the mandated libraries made like dist/ (bench/baselines.ts).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import {
 } from './bench/baselines.ts';
 import { DIST, runAction, type ActionRun, type RunOptions } from '../test/helpers/action.ts';
 import { haveValgrind, instructions } from './bench/instructions.ts';
+import { PATTERN_LIMIT_MS, patternTimings, type PatternTiming } from './bench/patterns.ts';
 import { Simulator, type RecordedRequest, type TimelineStep } from '../test/simulator/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -361,6 +363,7 @@ type Results = {
   perDeploy: Awaited<ReturnType<typeof requestsPerDeploy>>;
   lookup: Awaited<ReturnType<typeof lookup>>;
   detection: Awaited<ReturnType<typeof detectionLag>>;
+  patterns: PatternTiming[];
 };
 
 function targets(r: Results): Target[] {
@@ -403,7 +406,18 @@ function targets(r: Results): Target[] {
     value: over.length ? `${over.length} over` : 'all within',
     met: over.length === 0,
   });
+  list.push(patternTarget(r.patterns));
   return list;
+}
+
+function patternTarget(timings: PatternTiming[]): Target {
+  const worst = timings.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return {
+    name: `patterns and text functions (${timings.length} cases)`,
+    limit: `each < ${sec(PATTERN_LIMIT_MS)} on 1 MB`,
+    value: `slowest ${ms(worst.ms)}`,
+    met: timings.every((t) => t.ms < PATTERN_LIMIT_MS),
+  };
 }
 
 /**
@@ -425,7 +439,27 @@ function startTarget(
   };
 }
 
-function printResults(r: Results, list: Target[]): void {
+function printPatterns(timings: PatternTiming[]): void {
+  section('Patterns and text functions over data: 1 MB of each worst case');
+  console.log(
+    table([['case', 'slowest of 3'], ...timings.map((t) => [t.name, `${t.ms.toFixed(1)} ms`])]),
+  );
+}
+
+function printTargets(list: Target[]): void {
+  section('Targets');
+  console.log(
+    table(
+      [
+        ['target', 'limit', 'measured', ''],
+        ...list.map((t) => [t.name, t.limit, t.value, t.met ? 'met' : 'NOT MET']),
+      ],
+      2,
+    ),
+  );
+}
+
+function printResults(r: Results): void {
   section('Bundle');
   console.log(
     table([
@@ -519,28 +553,43 @@ function printResults(r: Results, list: Target[]): void {
     ]),
   );
 
-  section('Targets');
-  console.log(
-    table(
-      [
-        ['target', 'limit', 'measured', ''],
-        ...list.map((t) => [t.name, t.limit, t.value, t.met ? 'met' : 'NOT MET']),
-      ],
-      2,
-    ),
-  );
+  printPatterns(r.patterns);
 }
+
+/** Prints the targets and the count of those met, and writes the figures to RESULTS_FILE. */
+function report(figures: object, list: Target[], started: number, host: object): void {
+  printTargets(list);
+  const met = list.filter((t) => t.met).length;
+  console.log(`\n${met} of ${list.length} targets met; ${sec(Date.now() - started)} in all.`);
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ date: new Date().toISOString(), dist: DIST, machine: host, ...figures, targets: list }, null, 2)}\n`,
+  );
+  console.log(`Figures written to ${RESULTS_FILE}`);
+}
+
+/** The sections `npm run bench -- <name>` runs alone; no argument runs them all. */
+const ALONE = ['patterns'];
 
 async function main(): Promise<void> {
   // The action runs on node24; the machine's own node may be older (npm run puts the devDependency first).
   if (Number(process.versions.node.split('.')[0]) < 24)
     throw new Error(`bench: Node ${process.version}; run it with npm run bench (Node 24)`);
+  const only = process.argv[2];
+  if (process.argv.length > 3 || (only !== undefined && !ALONE.includes(only)))
+    throw new Error(`bench: ${process.argv.slice(2).join(' ')}: use npm run bench [-- patterns]`);
   const started = Date.now();
   const host = machine();
-  console.log(`Benchmark of ${DIST}`);
+  console.log(only ? `Benchmark: ${only} only` : `Benchmark of ${DIST}`);
   console.log(
     `${host.cpus} × ${host.cpu}, Node ${host.node}, ${host.platform}, load ${host.loadAverage.toFixed(2)}`,
   );
+  if (only === 'patterns') {
+    const patterns = await patternTimings();
+    printPatterns(patterns);
+    report({ patterns }, [patternTarget(patterns)], started, host);
+    return;
+  }
   const sim = await Simulator.start({ apiKey: API_KEY });
   let built: Baselines | undefined;
   try {
@@ -560,6 +609,10 @@ async function main(): Promise<void> {
     console.log('  lookup among 10,000 deployments');
     const found = await lookup(sim);
     const detection = await detectionLag(sim);
+    console.log(
+      '  patterns and text functions (of src/, in this process) over 1 MB of each worst case',
+    );
+    const patterns = await patternTimings();
     const results: Results = {
       size,
       baselines,
@@ -568,16 +621,11 @@ async function main(): Promise<void> {
       perDeploy,
       lookup: found,
       detection,
+      patterns,
     };
     const list = targets(results);
-    printResults(results, list);
-    const met = list.filter((t) => t.met).length;
-    console.log(`\n${met} of ${list.length} targets met; ${sec(Date.now() - started)} in all.`);
-    writeFileSync(
-      RESULTS_FILE,
-      `${JSON.stringify({ date: new Date().toISOString(), dist: DIST, machine: host, ...results, targets: list }, null, 2)}\n`,
-    );
-    console.log(`Figures written to ${RESULTS_FILE}`);
+    printResults(results);
+    report(results, list, started, host);
   } finally {
     await sim.close();
     built?.remove();

@@ -1,6 +1,7 @@
 // GitLab's REST API (v4) at CI_API_V4_URL, through the run's transport, for the merge request note. Best effort like
 // the GitHub features: each call is made once, bounded in time and size, its answer checked with zod; a failure is
 // a warning naming what the token needs, and the answer is undefined.
+import { withoutTrailingSlashes } from '../../shared/url.ts';
 import type { z } from 'zod';
 import type { IntegrationRun } from '../../core/host.ts';
 import { parseJson } from '../../service/json.ts';
@@ -40,7 +41,7 @@ export class GitLabApi {
     log: IntegrationRun['log'];
   }) {
     this.transport = options.transport;
-    this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+    this.apiUrl = withoutTrailingSlashes(options.apiUrl);
     this.token = options.token;
     this.log = options.log;
   }
