@@ -31,7 +31,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
 
 /** What each bundle is built from and named. */
-export const BUNDLES = [
+const BUNDLES = [
   { entry: 'src/index.ts', filename: 'index.js', license: 'licenses.txt' },
   { entry: 'src/cli.ts', filename: 'cli.js', license: 'cli.licenses.txt' },
 ];

@@ -12,8 +12,8 @@ import {
   type DeploySettings,
   type DeploymentRef,
   type FollowSettings,
-  InputError,
 } from './settings.ts';
+import { InputError } from '../core/errors.ts';
 import {
   bool,
   createMode,
@@ -28,7 +28,6 @@ import {
 } from './values.ts';
 
 export * from './settings.ts';
-export { parseSecrets } from './secrets.ts';
 
 export type ReadInput = (name: string) => string;
 

@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { ResourceSpec } from '../service/schemas.ts';
 import { nearest } from '../shared/nearest.ts';
-import { InputError } from './settings.ts';
+import { InputError } from '../core/errors.ts';
 
 /** A resource spec is a page of YAML; a larger file is a wrong path, not a spec. */
 const MAX_SPEC_BYTES = 1024 * 1024;

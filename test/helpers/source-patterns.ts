@@ -14,7 +14,7 @@ export interface SourcePattern {
 }
 
 /** A `RegExp` built from something only known at run time: no analyser can vouch for it. */
-export interface UnknownPattern {
+interface UnknownPattern {
   file: string;
   line: number;
   code: string;

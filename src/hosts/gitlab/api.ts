@@ -11,7 +11,7 @@ import { type Clock, timeLimit } from '../../shared/clock.ts';
 /** A page of 100 notes, each up to GitLab's own limit: far above what a merge request shows, far below memory. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-export interface GitLabCall<T> {
+interface GitLabCall<T> {
   /** For the warning: "Reading the notes of merge request !12". */
   what: string;
   method: 'GET' | 'POST' | 'PUT';
