@@ -1,7 +1,8 @@
 // `npm run bench`: how fast and light the bundled action is. A measurement, not a test: it prints the figures
 // and whether each target is met, writes them to bench-results.json, and exits non-zero only when a run
-// misbehaves (the action failing where it should succeed). AGENT_DEPLOY_DIST points at another build.
-// `npm run bench -- several` runs only the line of several deployments in one step (bench/several.ts).
+// misbehaves (the action failing where it should succeed). AGENT_DEPLOY_DIST points at another build;
+// `npm run bench -- patterns` runs only the patterns section (seconds instead of minutes), `npm run bench -- several`
+// only the line of several deployments in one step (bench/several.ts).
 // Start-up is compared with bundles of the mandated libraries made like dist/ (bench/baselines.ts).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
 } from './bench/baselines.ts';
 import { DIST, runAction, type ActionRun, type RunOptions } from '../test/helpers/action.ts';
 import { haveValgrind, instructions } from './bench/instructions.ts';
+import { PATTERN_LIMIT_MS, patternTimings, type PatternTiming } from './bench/patterns.ts';
 import { type Several, severalDeployments } from './bench/several.ts';
 import { Simulator, type RecordedRequest, type TimelineStep } from '../test/simulator/server.ts';
 
@@ -363,6 +365,7 @@ type Results = {
   perDeploy: Awaited<ReturnType<typeof requestsPerDeploy>>;
   lookup: Awaited<ReturnType<typeof lookup>>;
   detection: Awaited<ReturnType<typeof detectionLag>>;
+  patterns: PatternTiming[];
   several: Several;
 };
 
@@ -406,14 +409,29 @@ function targets(r: Results): Target[] {
     value: over.length ? `${over.length} over` : 'all within',
     met: over.length === 0,
   });
-  const [step, , processes] = r.several.rows;
-  list.push({
-    name: `429s, ${r.several.count} deployments: one step against processes`,
+  list.push(patternTarget(r.patterns), severalTarget(r.several));
+  return list;
+}
+
+/** Several deployments in one step meet fewer 429s than as many processes (issue 22). */
+function severalTarget(s: Several): Target {
+  const [step, , processes] = s.rows;
+  return {
+    name: `429s, ${s.count} deployments: one step against processes`,
     limit: 'fewer in one step',
     value: `${step!.limited} against ${processes!.limited}`,
     met: step!.limited < processes!.limited,
-  });
-  return list;
+  };
+}
+
+function patternTarget(timings: PatternTiming[]): Target {
+  const worst = timings.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return {
+    name: `patterns and text functions (${timings.length} cases)`,
+    limit: `each < ${sec(PATTERN_LIMIT_MS)} on 1 MB`,
+    value: `slowest ${ms(worst.ms)}`,
+    met: timings.every((t) => t.ms < PATTERN_LIMIT_MS),
+  };
 }
 
 /**
@@ -435,7 +453,27 @@ function startTarget(
   };
 }
 
-function printResults(r: Results, list: Target[]): void {
+function printPatterns(timings: PatternTiming[]): void {
+  section('Patterns and text functions over data: 1 MB of each worst case');
+  console.log(
+    table([['case', 'slowest of 3'], ...timings.map((t) => [t.name, `${t.ms.toFixed(1)} ms`])]),
+  );
+}
+
+function printTargets(list: Target[]): void {
+  section('Targets');
+  console.log(
+    table(
+      [
+        ['target', 'limit', 'measured', ''],
+        ...list.map((t) => [t.name, t.limit, t.value, t.met ? 'met' : 'NOT MET']),
+      ],
+      2,
+    ),
+  );
+}
+
+function printResults(r: Results): void {
   section('Bundle');
   console.log(
     table([
@@ -529,18 +567,8 @@ function printResults(r: Results, list: Target[]): void {
     ]),
   );
 
+  printPatterns(r.patterns);
   printSeveral(r.several);
-
-  section('Targets');
-  console.log(
-    table(
-      [
-        ['target', 'limit', 'measured', ''],
-        ...list.map((t) => [t.name, t.limit, t.value, t.met ? 'met' : 'NOT MET']),
-      ],
-      2,
-    ),
-  );
 }
 
 function printSeveral(s: Several): void {
@@ -555,21 +583,51 @@ function printSeveral(s: Several): void {
   );
 }
 
+/** Prints the targets and the count of those met, and writes the figures to RESULTS_FILE. */
+function report(figures: object, list: Target[], started: number, host: object): void {
+  printTargets(list);
+  const met = list.filter((t) => t.met).length;
+  console.log(`\n${met} of ${list.length} targets met; ${sec(Date.now() - started)} in all.`);
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ date: new Date().toISOString(), dist: DIST, machine: host, ...figures, targets: list }, null, 2)}\n`,
+  );
+  console.log(`Figures written to ${RESULTS_FILE}`);
+}
+
+/** The sections `npm run bench -- <name>` runs alone; no argument runs them all. */
+const ALONE = ['patterns', 'several'];
+
 async function main(): Promise<void> {
   // The action runs on node24; the machine's own node may be older (npm run puts the devDependency first).
   if (Number(process.versions.node.split('.')[0]) < 24)
     throw new Error(`bench: Node ${process.version}; run it with npm run bench (Node 24)`);
+  const only = process.argv[2];
+  if (process.argv.length > 3 || (only !== undefined && !ALONE.includes(only)))
+    throw new Error(
+      `bench: ${process.argv.slice(2).join(' ')}: use npm run bench [-- patterns | several]`,
+    );
   const started = Date.now();
   const host = machine();
-  console.log(`Benchmark of ${DIST}`);
+  console.log(only ? `Benchmark: ${only} only` : `Benchmark of ${DIST}`);
   console.log(
     `${host.cpus} × ${host.cpu}, Node ${host.node}, ${host.platform}, load ${host.loadAverage.toFixed(2)}`,
   );
+  if (only === 'patterns') {
+    const patterns = await patternTimings();
+    printPatterns(patterns);
+    report({ patterns }, [patternTarget(patterns)], started, host);
+    return;
+  }
   const sim = await Simulator.start({ apiKey: API_KEY });
   let built: Baselines | undefined;
   try {
-    if (process.argv.slice(2).includes('several'))
-      return printSeveral(await severalDeployments(sim));
+    if (only === 'several') {
+      const several = await severalDeployments(sim);
+      printSeveral(several);
+      report({ several }, [severalTarget(several)], started, host);
+      return;
+    }
     const size = bundleSize(DIST);
     section('Runs');
     console.log('  building the baseline bundles with the flags of npm run bundle');
@@ -586,6 +644,10 @@ async function main(): Promise<void> {
     console.log('  lookup among 10,000 deployments');
     const found = await lookup(sim);
     const detection = await detectionLag(sim);
+    console.log(
+      '  patterns and text functions (of src/, in this process) over 1 MB of each worst case',
+    );
+    const patterns = await patternTimings();
     console.log('  20 deployments at 8 requests/s: in one step, then as 20 processes');
     const several = await severalDeployments(sim);
     const results: Results = {
@@ -596,17 +658,12 @@ async function main(): Promise<void> {
       perDeploy,
       lookup: found,
       detection,
+      patterns,
       several,
     };
     const list = targets(results);
-    printResults(results, list);
-    const met = list.filter((t) => t.met).length;
-    console.log(`\n${met} of ${list.length} targets met; ${sec(Date.now() - started)} in all.`);
-    writeFileSync(
-      RESULTS_FILE,
-      `${JSON.stringify({ date: new Date().toISOString(), dist: DIST, machine: host, ...results, targets: list }, null, 2)}\n`,
-    );
-    console.log(`Figures written to ${RESULTS_FILE}`);
+    printResults(results);
+    report(results, list, started, host);
   } finally {
     await sim.close();
     built?.remove();

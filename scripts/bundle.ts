@@ -2,8 +2,9 @@
 // the command line (src/cli.ts → dist/cli.js). ncc's own CLI writes one entry per folder, always as index.js, and
 // deletes the folder's scripts first; here each bundle is named after its entry, its chunks too (413.index.js,
 // 413.cli.js), so neither overwrites the other's. Each bundle's packages' licenses are in its own file (licenses.txt,
-// cli.licenses.txt). The same src/ and node_modules/ give the same bytes: the dist check compares them.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// cli.licenses.txt), made here from every module the bundle holds: ncc's own license file keeps one chunk's packages
+// only (the last it writes). The same src/ and node_modules/ give the same bytes: the dist check compares them.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,16 +13,25 @@ interface NccAsset {
   source: string | Buffer;
   permissions?: number;
 }
+/** What webpack's stats tell of a module: the file it came from, or the modules concatenated into it. */
+interface StatsModule {
+  resource?: string;
+  modules?: StatsModule[];
+}
 type Ncc = (
   entry: string,
   options: Record<string, unknown>,
-) => Promise<{ code: string; assets: Record<string, NccAsset> }>;
+) => Promise<{
+  code: string;
+  assets: Record<string, NccAsset>;
+  stats: { compilation: { modules: Iterable<StatsModule> } };
+}>;
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
 
 /** What each bundle is built from and named. */
-export const BUNDLES = [
+const BUNDLES = [
   { entry: 'src/index.ts', filename: 'index.js', license: 'licenses.txt' },
   { entry: 'src/cli.ts', filename: 'cli.js', license: 'cli.licenses.txt' },
 ];
@@ -33,12 +43,50 @@ async function bundle(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST);
   for (const { entry, filename, license } of BUNDLES) {
-    const { code, assets } = await ncc(join(ROOT, entry), { ...NCC_OPTIONS, filename, license });
+    const { code, assets, stats } = await ncc(join(ROOT, entry), { ...NCC_OPTIONS, filename });
     // A script with a shebang (the command line) can be run as ./dist/cli.js, as ncc's CLI would leave it.
     write(filename, code, code.startsWith('#!') ? 0o755 : 0o644);
     for (const [name, asset] of Object.entries(assets))
       write(name, asset.source, asset.permissions ?? 0o644);
+    write(license, licenses(stats.compilation.modules), 0o644);
   }
+}
+
+/** Each package the modules come from, by name and version: its license's name and text, as ncc lays them out. */
+function licenses(modules: Iterable<StatsModule>): string {
+  const packages = new Map<string, { name: string; license: string; text: string }>();
+  const visit = (module: StatsModule) => {
+    for (const inner of module.modules ?? []) visit(inner);
+    const dir = packageDir(module.resource ?? '');
+    if (!dir || packages.has(dir)) return;
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
+    const file = readdirSync(dir)
+      .sort()
+      .find((f) => /^licen[cs]e/i.test(f));
+    packages.set(dir, {
+      name: `${pkg.name}@${pkg.version}`,
+      license: pkg.license ?? 'UNKNOWN',
+      text: file ? readFileSync(join(dir, file), 'utf8').trim() : '',
+    });
+  };
+  for (const module of modules) visit(module);
+  return [...packages.values()]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ name, license, text }) => `${name}\n${license}\n${text}\n`)
+    .join('\n');
+}
+
+/** node_modules/<name> or node_modules/@scope/<name> of a file inside a package; undefined for our own files. */
+function packageDir(file: string): string | undefined {
+  const at = file.lastIndexOf('/node_modules/');
+  if (at === -1) return undefined;
+  const start = at + '/node_modules/'.length;
+  const [first, second] = file.slice(start).split('/');
+  return file.slice(0, start) + (first!.startsWith('@') ? `${first}/${second}` : first);
 }
 
 /** Writes dist/<name>; a file both bundles write (dist/package.json) must be the same for both. */

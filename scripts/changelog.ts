@@ -1,7 +1,7 @@
 // The CHANGELOG.md step of a release, in Keep a Changelog form: what is under ## [Unreleased]
 // becomes the dated ## [X.Y.Z] section, and the compare links at the bottom follow.
 
-export interface ReleasedChangelog {
+interface ReleasedChangelog {
   text: string;
   // The section's body, used as the tag message and so as the GitHub release notes.
   notes: string;

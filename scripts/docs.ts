@@ -84,7 +84,7 @@ function code(text: string): string {
   return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
 
-export function readAction(root: URL): ActionFile {
+function readAction(root: URL): ActionFile {
   return parse(readFileSync(new URL('action.yml', root), 'utf8')) as ActionFile;
 }
 

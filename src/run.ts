@@ -27,8 +27,8 @@ import {
   type SummaryContext,
 } from './report/summary.ts';
 import { type RunClock, ServiceClient } from './service/client.ts';
-import { CancelledError } from './service/errors.ts';
 import { runSet } from './set.ts';
+import { CancelledError } from './shared/time.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Transport } from './service/transport.ts';
 import { Redactor, redactDeep } from './shared/redact.ts';
@@ -38,7 +38,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export const USER_AGENT = `${pkg.name}/${pkg.version}`;
 
 /** What a run is given: where it runs, its time, its wire, and the job's cancellation. */
-export interface RunDeps {
+interface RunDeps {
   host: Host;
   clock: Clock;
   /** Every request of the run goes through it: the service's and verify-url's. */

@@ -17,7 +17,9 @@ import {
 } from '../deploy/write.ts';
 import { type DeploySettings, deploySettings } from '../inputs/index.ts';
 import { createDeployment, patchDeployment } from '../service/calls.ts';
-import { CancelledError, DeployError, HttpError } from '../service/errors.ts';
+import { HttpError } from '../service/errors.ts';
+import { CancelledError } from '../shared/time.ts';
+import { DeployError } from '../core/errors.ts';
 import { comeBackLater, outcomeUnknown } from '../service/retry.ts';
 import type { CreateDeploymentBody, Deployment, Listener } from '../service/schemas.ts';
 import { seconds } from '../shared/time.ts';

@@ -2,16 +2,12 @@ import { otherCommit } from '../core/outcome.ts';
 import type { Promotion } from '../core/report.ts';
 import type { Expectation } from '../deploy/follow.ts';
 import { findByName, findTarget } from '../deploy/lookup.ts';
-import {
-  checkDeploy,
-  type DeploySettings,
-  InputError,
-  type Inputs,
-  targetRef,
-} from '../inputs/index.ts';
+import { checkDeploy, type DeploySettings, type Inputs, targetRef } from '../inputs/index.ts';
+import { InputError } from '../core/errors.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { DeployError, HttpError } from '../service/errors.ts';
+import { HttpError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { type Deployment, type Revision, type Source, SOURCES, UUID } from '../service/schemas.ts';
 import { deployTo } from './deploy.ts';
 import type { Command, CommandContext } from './index.ts';

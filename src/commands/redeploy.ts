@@ -10,12 +10,12 @@ import {
   type CommonSettings,
   type DeploymentRef,
   type FollowSettings,
-  InputError,
   type Inputs,
   targetRef,
 } from '../inputs/index.ts';
+import { InputError } from '../core/errors.ts';
 import { redeployRevision } from '../service/calls.ts';
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import type { Command, CommandContext } from './index.ts';
 
 interface RedeploySettings extends CommonSettings, FollowSettings {

@@ -9,7 +9,7 @@ import {
   targetRef,
 } from '../inputs/index.ts';
 import { getRevision } from '../service/calls.ts';
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { classify } from '../service/statuses.ts';
 import type { Command, CommandContext } from './index.ts';
 

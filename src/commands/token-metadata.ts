@@ -1,11 +1,13 @@
 import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
-import { type CommonSettings, InputError, type Inputs } from '../inputs/index.ts';
+import { type CommonSettings, type Inputs } from '../inputs/index.ts';
+import { InputError } from '../core/errors.ts';
 import type { TokenMetadataBody } from '../service/schemas.ts';
 import { updateTokenMetadata } from '../service/calls.ts';
 import { whilePending } from '../deploy/write.ts';
-import { DeployError, HttpError } from '../service/errors.ts';
+import { HttpError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import type { Command, CommandContext } from './index.ts';
 
 interface TokenMetadataSettings extends CommonSettings {

@@ -1,6 +1,6 @@
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import type { Deployment } from '../service/schemas.ts';
 import type { Logger } from '../core/logger.ts';
 import { CancelledError, compact, DoublingGap } from '../shared/time.ts';

@@ -4,7 +4,7 @@ import type { FollowSettings } from '../inputs/index.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Transport } from '../service/transport.ts';
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
 import { withoutQuery } from '../shared/url.ts';

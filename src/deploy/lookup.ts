@@ -1,7 +1,7 @@
 import type { DeploymentRef } from '../inputs/index.ts';
 import { listDeployments } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { allPages } from '../service/paging.ts';
 import type { Deployment } from '../service/schemas.ts';
 
@@ -36,7 +36,7 @@ export async function findTarget(
 }
 
 /** The deployment of deployment-id, which must exist (and, when a name is given too, have that name). */
-export async function findById(
+async function findById(
   client: ServiceClient,
   target: { id: string; name?: string },
 ): Promise<Deployment> {

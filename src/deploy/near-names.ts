@@ -12,15 +12,15 @@ export const PAGES_PER_TERM = 5;
 /** Near names a message names. */
 const SHOWN = 3;
 
-export type Typo =
+type Typo =
   'another case' | '_ for -' | 'a dropped letter' | 'a doubled letter' | 'two letters swapped';
 
-export interface NearName {
+interface NearName {
   deployment: Deployment;
   typo: Typo;
 }
 
-export interface NearNames {
+interface NearNames {
   near: NearName[];
   /** The search terms (none for a name too short to search), the requests they cost, and those cut at the bound. */
   terms: string[];

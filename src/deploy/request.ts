@@ -1,5 +1,5 @@
 import type { DeploySettings } from '../inputs/index.ts';
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import type {
   CreateDeploymentBody,
   Deployment,

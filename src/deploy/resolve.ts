@@ -5,7 +5,8 @@ import {
   listRepositories,
 } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { DeployError, HttpError } from '../service/errors.ts';
+import { HttpError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import { allPages } from '../service/paging.ts';
 import { type Listener, type Repository, UUID } from '../service/schemas.ts';
 import { sameRepoUrl } from '../shared/url.ts';

@@ -1,5 +1,5 @@
 // verify-url: after DEPLOYED, does the agent answer? GET until a 2xx, with growing gaps, within verify-timeout.
-import { DeployError } from '../service/errors.ts';
+import { DeployError } from '../core/errors.ts';
 import type { Transport } from '../service/transport.ts';
 import { absoluteHttpUrl, isSecureOrLoopback, withoutQuery } from '../shared/url.ts';
 import { type Clock, timeLimit } from '../shared/clock.ts';

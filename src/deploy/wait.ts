@@ -29,7 +29,7 @@ export interface Watch {
 }
 
 /** Told after each poll that did not end the wait (answered or not), with what the wait has seen so far. */
-export type AfterPoll = (watch: Watch) => Promise<void>;
+type AfterPoll = (watch: Watch) => Promise<void>;
 
 /**
  * Polls one revision until a terminal status, the client's deadline, or a cancel. Gaps grow from a quarter of the

@@ -4,7 +4,8 @@
 // whilePending, which every write goes through, tells a cancel which write may have been applied.
 import { type Call, getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { CancelledError, DeployError } from '../service/errors.ts';
+import { CancelledError } from '../shared/time.ts';
+import { DeployError } from '../core/errors.ts';
 import { outcomeUnknown } from '../service/retry.ts';
 import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas.ts';
 import { cut } from '../shared/text.ts';

@@ -12,8 +12,8 @@ import {
   type DeploySettings,
   type DeploymentRef,
   type FollowSettings,
-  InputError,
 } from './settings.ts';
+import { InputError } from '../core/errors.ts';
 import {
   between,
   bool,
@@ -29,7 +29,6 @@ import {
 } from './values.ts';
 
 export * from './settings.ts';
-export { parseSecrets } from './secrets.ts';
 
 export type ReadInput = (name: string) => string;
 

@@ -10,7 +10,7 @@ const PLACEHOLDERS = ['name', 'number', 'branch'];
 const FORK_HINT =
   'skip the job for forks (on GitHub: if: github.event.pull_request.head.repo.full_name == github.repository), or push the branch to this repository and open the pull request from there';
 
-export interface PreviewInputs {
+interface PreviewInputs {
   /** The preview input. */
   wanted: boolean;
   /** preview-name, when given. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ResourceSpec } from '../service/schemas.ts';
 import { nearest } from '../shared/nearest.ts';
-import { InputError } from './settings.ts';
+import { InputError } from '../core/errors.ts';
 import { readWorkspaceFile } from './workspace-file.ts';
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */

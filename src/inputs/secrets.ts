@@ -1,7 +1,7 @@
 // The secrets and secret-references inputs: lines or JSON, names checked, values never quoted.
 import { z } from 'zod';
 import { type Secret, SecretReference } from '../service/schemas.ts';
-import { InputError } from './settings.ts';
+import { InputError } from '../core/errors.ts';
 import { shown } from './values.ts';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -3,8 +3,6 @@ import type { Preview } from '../core/host.ts';
 import type { IntegrationKind } from '../service/calls.ts';
 import type { ResourceSpec, Secret, SecretReference, Source } from '../service/schemas.ts';
 
-export { InputError } from '../core/errors.ts';
-
 /** The deployment a command acts on: by id (it must exist; a name given too must match) or by name. */
 export type DeploymentRef = { id: string; name?: string } | { id?: undefined; name: string };
 

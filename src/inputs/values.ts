@@ -1,7 +1,7 @@
 // Zod schemas for single input values. Each failure is one line naming the problem and the accepted form.
 import { z } from 'zod';
 import { UUID } from '../service/schemas.ts';
-import { isSecureOrLoopback, withoutCredentials } from '../shared/url.ts';
+import { isSecureOrLoopback, withoutCredentials, withoutTrailingSlashes } from '../shared/url.ts';
 
 export const required = (name: string) =>
   z.string({
@@ -112,7 +112,7 @@ export const serviceUrl = z.string().transform((v, ctx) => {
     });
     return z.NEVER;
   }
-  return url.toString().replace(/\/+$/, '');
+  return withoutTrailingSlashes(url.toString());
 });
 
 export const repoUrl = z.url({

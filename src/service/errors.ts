@@ -1,7 +1,5 @@
 import { DeployError } from '../core/errors.ts';
 
-export { DeployError };
-
 /** The service answered with a non-success status. */
 export class HttpError extends DeployError {
   override name = 'HttpError';
@@ -70,8 +68,6 @@ export class DeadlineError extends DeployError {
     this.inFlight = inFlight;
   }
 }
-
-export { CancelledError } from '../shared/time.ts';
 
 /** The text without its closing dots and spaces: a loop, where `/[.\s]+$/` is quadratic on a long run of them. */
 function withoutTrailingDots(text: string): string {

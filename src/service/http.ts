@@ -1,9 +1,11 @@
+import { withoutTrailingSlashes } from '../shared/url.ts';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Logger } from '../core/logger.ts';
 import { redactDeep } from '../shared/redact.ts';
 import { type Clock, timeLimit } from '../shared/clock.ts';
-import { CancelledError, DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
+import { CancelledError } from '../shared/time.ts';
 import { parseJson } from './json.ts';
 import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
@@ -230,7 +232,7 @@ export class ServiceHttp {
     if (clock.signal.aborted) throw new CancelledError();
     const left = clock.deadline + DEADLINE_SLACK_MS - this.time.now();
     if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
-    const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + call.path);
+    const url = new URL(withoutTrailingSlashes(this.settings.baseUrl) + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }

@@ -2,7 +2,8 @@
 // does not accept. Before the first answer of a run these are mistakes in base-url or the runner's network far more
 // often than an outage, so they are retried briefly and then named with what to check.
 import { seconds } from '../shared/time.ts';
-import { DeployError, type NetworkError } from './errors.ts';
+import { type NetworkError } from './errors.ts';
+import { DeployError } from '../core/errors.ts';
 
 /** How long such failures are retried before the service has answered once in the run. */
 export const UNREACHABLE_RETRY_MS = 15_000;

@@ -4,7 +4,7 @@
 const MAX_COMPARED = 64;
 
 /** Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const x = a.slice(0, MAX_COMPARED);
   const y = b.slice(0, MAX_COMPARED);
   // Three rows of the Damerau (optimal string alignment) table.

@@ -52,11 +52,15 @@ export function withoutQuery(url: string): string {
  */
 export function sameRepoUrl(a: string, b: string): boolean {
   const bare = (url: string) => {
-    let u = url.trim().toLowerCase();
-    let end = u.length;
-    while (end > 0 && u[end - 1] === '/') end--;
-    u = u.slice(0, end);
+    const u = withoutTrailingSlashes(url.trim().toLowerCase());
     return u.endsWith('.git') ? u.slice(0, -4) : u;
   };
   return bare(a) === bare(b);
+}
+
+/** The URL without the `/`s it ends with: a loop, as `/\/+$/` is quadratic on a long run of slashes. */
+export function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
 }

@@ -2,26 +2,26 @@
 import { describe, expect, it } from 'vitest';
 import type { Progress } from '../../src/core/logger.ts';
 import { waitForRevision } from '../../src/deploy/wait.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { clientOf, memoryLog } from '../helpers/core.ts';
-import { useSimulator } from '../helpers/setup.ts';
+import { clientIn } from '../helpers/client.ts';
+import { memoryLog } from '../helpers/core.ts';
+import { useWorld } from '../helpers/run.ts';
 
-const ctx = useSimulator();
+const world = useWorld();
 
 describe('the progress of a wait', () => {
   const waitWith = async (
-    timeline: Parameters<typeof ctx.sim.addRevision>[1],
+    timeline: Parameters<typeof world.sim.addRevision>[1],
     timeoutMs = 20_000,
   ) => {
     const updates: Progress[] = [];
     const log = { ...memoryLog(), progress: (update: Progress) => updates.push(update) };
-    const client = clientOf(ctx.sim, log, { timeoutMs });
-    const dep = ctx.sim.addDeployment({ name: 'a' });
-    const rev = ctx.sim.addRevision(dep.id, timeline);
+    const client = clientIn(world, log, { timeoutMs });
+    const dep = world.sim.addDeployment({ name: 'a' });
+    const rev = world.sim.addRevision(dep.id, timeline);
     const watch = await waitForRevision(
       client,
       { deploymentId: dep.id, revisionId: rev.id },
-      { pollIntervalMs: 1000, triggeredAt: systemClock.now(), fresh: true },
+      { pollIntervalMs: 1000, triggeredAt: world.clock.now(), fresh: true },
       log,
     );
     return { updates, watch, ids: { deploymentId: dep.id, revisionId: rev.id } };
@@ -33,7 +33,12 @@ describe('the progress of a wait', () => {
       { status: 'DEPLOYED' },
     ]);
 
-    expect(updates.length).toBeGreaterThanOrEqual(3);
+    // Reads 250 ms (QUEUED) and 750 ms (DEPLOYED) after the trigger, then the end.
+    expect(updates.map((u) => [u.status, u.done ?? false])).toEqual([
+      ['QUEUED', false],
+      ['DEPLOYED', false],
+      ['DEPLOYED', true],
+    ]);
     for (const update of updates) expect(update).toMatchObject(ids);
     expect(updates.slice(0, -1).every((u) => !u.done)).toBe(true);
     const last = updates.at(-1)!;

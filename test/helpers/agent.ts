@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
-export interface AgentAnswer {
+interface AgentAnswer {
   status: number;
   headers?: Record<string, string>;
   body?: string;

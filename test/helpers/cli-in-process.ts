@@ -11,7 +11,7 @@ import { gitLabCi, isGitLabCi } from '../../src/hosts/gitlab/ci.ts';
 import { runAction } from '../../src/run.ts';
 import type { World } from './run.ts';
 
-export interface CliInProcess {
+interface CliInProcess {
   report: RunReport;
   outputs: Record<string, string>;
   failure?: string;

@@ -10,7 +10,7 @@ export const CLI = resolve(
   process.env.AGENT_DEPLOY_CLI ?? resolve(import.meta.dirname, '../../dist/cli.js'),
 );
 
-export interface CliRun {
+interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -18,7 +18,7 @@ export interface CliRun {
   files: Record<string, string | undefined>;
 }
 
-export interface CliOptions {
+interface CliOptions {
   args: string[];
   env?: Record<string, string>;
   /** Files to read back from the working directory after the run. */

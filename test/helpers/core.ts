@@ -1,8 +1,8 @@
-// The action's core run in-process against the simulator, for a fast edit-test loop beside the e2e tests of dist/.
+// Small pieces the in-process tests share: a logger that keeps its lines, sinks with secrets, a counted transport,
+// and the settings the GitHub runner would give.
 import { parseSettings, type Settings } from '../../src/commands/index.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { readContext } from '../../src/hosts/github/context.ts';
-import { ServiceClient } from '../../src/service/client.ts';
 import {
   type Answer,
   type Exchange,
@@ -11,9 +11,6 @@ import {
 } from '../../src/service/transport.ts';
 import { Redactor } from '../../src/shared/redact.ts';
 import { Sinks } from '../../src/core/sinks.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import type { Simulator } from '../simulator/server.ts';
-import { API_KEY } from './setup.ts';
 
 /** A Logger that keeps what it is told, one string per call. */
 export function memoryLog(): Logger & { lines: string[] } {
@@ -49,39 +46,6 @@ export function countingTransport(inner: Transport = httpTransport('agent-deploy
     dispose: () => inner.dispose(),
   };
   return transport;
-}
-
-/** The transport clientOf's clients share. */
-export const TEST_TRANSPORT = countingTransport();
-
-/** A client of the simulator with `timeoutMs` to go. */
-export function clientOf(
-  sim: Simulator,
-  log: Logger,
-  options: {
-    timeoutMs?: number;
-    signal?: AbortSignal;
-    patienceMs?: number;
-    requestTimeoutMs?: number;
-  } = {},
-): ServiceClient {
-  return ServiceClient.open(
-    {
-      baseUrl: sim.url,
-      apiKey: API_KEY,
-      requestTimeoutMs: options.requestTimeoutMs ?? 5000,
-      excerpt: (text, max) => sinksWith(API_KEY).excerpt(text, max),
-      patienceMs: options.patienceMs,
-    },
-    {
-      time: systemClock,
-      deadline: systemClock.now() + (options.timeoutMs ?? 20_000),
-      signal: options.signal ?? new AbortController().signal,
-      limit: 'timeout (test)',
-    },
-    log,
-    TEST_TRANSPORT,
-  );
 }
 
 /** The settings a run on the GitHub runner would get from these inputs and runner variables. */

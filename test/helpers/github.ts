@@ -6,7 +6,7 @@ import type { RecordedRequest } from '../simulator/server.ts';
 import { Loopback, LoopbackFake, sendJson as send, useFake } from './loopback.ts';
 
 /** Recorded like the service simulator records its requests. */
-export type GitHubRequest = RecordedRequest;
+type GitHubRequest = RecordedRequest;
 
 export interface FakeDeployment {
   id: number;
@@ -24,7 +24,7 @@ export interface FakeUser {
   type: 'User' | 'Bot';
 }
 
-export interface FakeComment {
+interface FakeComment {
   id: number;
   issue_number: number;
   body: string;
@@ -32,7 +32,7 @@ export interface FakeComment {
 }
 
 /** Whom a job's GITHUB_TOKEN acts as. */
-export const ACTIONS_BOT = { login: 'github-actions[bot]', id: 41898282 };
+const ACTIONS_BOT = { login: 'github-actions[bot]', id: 41898282 };
 
 const FORBIDDEN = { message: 'Resource not accessible by integration' };
 

@@ -5,12 +5,12 @@ import type { ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../simulator/server.ts';
 import { Loopback, LoopbackFake, sendJson as send, useFake } from './loopback.ts';
 
-export interface FakeGitLabUser {
+interface FakeGitLabUser {
   id: number;
   username: string;
 }
 
-export interface FakeNote {
+interface FakeNote {
   id: number;
   projectId: string;
   mergeRequest: number;
@@ -23,7 +23,7 @@ export const GITLAB_TOKEN = 'glpat-test-token-0123456789';
 /** Whom GITLAB_TOKEN acts as (a project access token's bot user). */
 export const TOKEN_USER: FakeGitLabUser = { id: 4242, username: 'project_7_bot_deploy' };
 
-export class FakeGitLab extends LoopbackFake {
+class FakeGitLab extends LoopbackFake {
   notes: FakeNote[] = [];
   /** Answer 403 to the requests matching `METHOD /path` (true: all). */
   forbidden: boolean | RegExp = false;

@@ -88,7 +88,7 @@ export function hostileWorkspace(): { workspace: string; dispose: () => void } {
 }
 
 /** What a run left, through dist/ (helpers/action.ts) or in-process (helpers/run.ts, which has no stderr). */
-export interface SinkRun {
+interface SinkRun {
   code: number | null;
   stdout: string;
   stderr?: string;

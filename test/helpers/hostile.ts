@@ -51,7 +51,7 @@ export const SHORT_PAYLOAD =
 const STATUS_MAX = 100;
 
 /** The forms in which the fake echoes a secret it received, as text inside a string field. */
-export const ECHO_FORMS = {
+const ECHO_FORMS = {
   plain: (s: string) => s,
   'json-escaped': (s: string) => JSON.stringify(s).slice(1, -1),
   'unicode-escaped': (s: string) => unicodeEscape(s),

@@ -6,7 +6,7 @@ import type { GitHubApi } from '../../src/hosts/github/api.ts';
 import { type GitHubContext, readContext } from '../../src/hosts/github/context.ts';
 import { gitHubIntegrations } from '../../src/hosts/github/integrations.ts';
 
-export type Level = 'debug' | 'info' | 'notice' | 'warning' | 'error';
+type Level = 'debug' | 'info' | 'notice' | 'warning' | 'error';
 
 export class MemoryHost implements Host {
   readonly context: HostContext;

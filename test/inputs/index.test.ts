@@ -1,7 +1,8 @@
 // The inputs read into each command's settings: the contract's defaults, the forms each value takes, the runner's
 // context as the defaults' source, and one line naming the input for a value it refuses.
 import { describe, expect, it } from 'vitest';
-import { type DeploySettings, InputError } from '../../src/inputs/index.ts';
+import { type DeploySettings } from '../../src/inputs/index.ts';
+import { InputError } from '../../src/core/errors.ts';
 import { settingsOf } from '../helpers/core.ts';
 
 const BASE: Record<string, string> = {

@@ -13,7 +13,7 @@ export interface Output {
   columns?: number;
 }
 
-export interface ConsoleOptions {
+interface ConsoleOptions {
   /** A terminal: draw the live lines (and colour, unless `color` is false). */
   live: boolean;
   color: boolean;

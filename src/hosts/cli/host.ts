@@ -32,7 +32,7 @@ export function noCi(cwd: string): Ci {
   };
 }
 
-export interface CliHostOptions {
+interface CliHostOptions {
   flags: ReadonlyMap<string, string>;
   env: NodeJS.ProcessEnv;
   ci: Ci;

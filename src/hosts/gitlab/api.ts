@@ -1,6 +1,7 @@
 // GitLab's REST API (v4) at CI_API_V4_URL, through the run's transport, for the merge request note. Best effort like
 // the GitHub features: each call is made once, bounded in time and size, its answer checked with zod; a failure is
 // a warning naming what the token needs, and the answer is undefined.
+import { withoutTrailingSlashes } from '../../shared/url.ts';
 import type { z } from 'zod';
 import type { IntegrationRun } from '../../core/host.ts';
 import { parseJson } from '../../service/json.ts';
@@ -10,7 +11,7 @@ import { type Clock, timeLimit } from '../../shared/clock.ts';
 /** A page of 100 notes, each up to GitLab's own limit: far above what a merge request shows, far below memory. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-export interface GitLabCall<T> {
+interface GitLabCall<T> {
   /** For the warning: "Reading the notes of merge request !12". */
   what: string;
   method: 'GET' | 'POST' | 'PUT';
@@ -40,7 +41,7 @@ export class GitLabApi {
     log: IntegrationRun['log'];
   }) {
     this.transport = options.transport;
-    this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+    this.apiUrl = withoutTrailingSlashes(options.apiUrl);
     this.token = options.token;
     this.log = options.log;
   }

@@ -18,7 +18,7 @@ const Note = z.object({
 const User = z.object({ id: z.number().int() });
 type Note = z.infer<typeof Note>;
 
-export interface NoteTarget {
+interface NoteTarget {
   projectId: string;
   mergeRequest: number;
   /** The deployment's name, for the marker. */

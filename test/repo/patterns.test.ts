@@ -1,0 +1,115 @@
+// No regular expression in src/ may backtrack super-linearly: a service, a proxy or an author of a pull request
+// controls most of the text the action matches, and one quadratic pattern kept the action busy 26 s on a 700 KiB
+// page (issue 17). Every pattern is found with TypeScript's parser, so a new one anywhere is checked without being
+// listed, and judged by recheck's automaton checker: a static analysis, the same answer on any machine. What the
+// patterns and text functions cost on 1 MB of their worst case is measured by `npm run bench -- patterns`.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  analyse,
+  patternsIn,
+  patternsUnder,
+  verdict,
+  type SourcePattern,
+} from '../helpers/source-patterns.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The analyser has no time limit of its own (one would make its answer depend on the machine): this bounds a hang. */
+const HANG_MS = 60_000;
+
+/**
+ * The only patterns allowed to be super-linear: each is applied to a workflow input alone, which the workflow's
+ * author controls, never to data. Keyed by file and pattern; a pattern used on data too does not belong here.
+ */
+const TRUSTED_ONLY: { file: string; pattern: string; reason: string }[] = [
+  {
+    file: 'src/inputs/values.ts',
+    pattern: String.raw`/(\d+(\.\d+)?)(ms|s|m|h)/g`,
+    reason:
+      'a duration input (timeout, poll-interval, verify-timeout), after the anchored pattern before it accepted it',
+  },
+  {
+    file: 'src/shared/redact.ts',
+    pattern: '/=+$/',
+    reason: "the base64 of a secret input, whose '=' are only its padding, at most two",
+  },
+];
+
+const FIX =
+  'Rewrite it so that no two parts can match the same text in more than one way (or use indexOf and a loop); ' +
+  'if only workflow inputs ever reach it, list it in TRUSTED_ONLY with the reason.';
+
+const written = (p: { source: string; flags: string }) => `/${p.source}/${p.flags}`;
+const excepted = (p: SourcePattern) =>
+  TRUSTED_ONLY.some((e) => e.file === p.file && e.pattern === written(p));
+
+const { patterns, unknown } = patternsUnder(`${ROOT}src`, ROOT);
+
+describe('every regular expression in src/', () => {
+  it('is known before the run: a RegExp is built only from literals and constants of its file', () => {
+    expect(unknown, 'build it from literals and top-level consts, or give it as a literal').toEqual(
+      [],
+    );
+  });
+
+  it.each(
+    patterns.filter((p) => !excepted(p)).map((p) => [`${p.file}:${p.line} ${written(p)}`, p]),
+  )(
+    '%s is linear',
+    async (_, pattern) => {
+      const answer = await analyse(pattern);
+      expect(answer.status, `${verdict(answer)}. ${FIX}`).toBe('safe');
+    },
+    HANG_MS,
+  );
+
+  it.each(TRUSTED_ONLY.map((e) => [`${e.file} ${e.pattern}`, e]))(
+    'the exception %s is still there and still needed',
+    async (_, exception) => {
+      const uses = patterns.filter(
+        (p) => p.file === exception.file && written(p) === exception.pattern,
+      );
+      expect(uses.length, 'not in that file any more: drop the exception').toBeGreaterThan(0);
+      for (const use of uses)
+        expect((await analyse(use)).status, 'safe now: drop the exception').not.toBe('safe');
+    },
+    HANG_MS,
+  );
+});
+
+describe('the guard', () => {
+  // Both were in the action once: the `<title` pattern kept it busy 26 s, the other is the classic quadratic trim.
+  const planted = patternsIn(
+    'src/planted.ts',
+    [
+      "const ATTRS = '[^>]*';",
+      'const OPEN = `<title${ATTRS}>`;',
+      "export const title = (html: string) => new RegExp(OPEN + '([^<]*)<\\\\/title>', 'i').exec(html);",
+      "export const bare = (url: string) => url.replace(/(\\.git)?\\/*$/, '');",
+      'export const fromData = (text: string) => new RegExp(text);',
+    ].join('\n'),
+  );
+
+  it('finds literals and RegExps built from constants anywhere in a file, and what it cannot know', () => {
+    expect(planted.patterns.map((p) => [p.line, written(p)])).toEqual([
+      [3, String.raw`/<title[^>]*>([^<]*)<\/title>/i`],
+      [4, String.raw`/(\.git)?\/*$/`],
+    ]);
+    expect(planted.unknown).toEqual([
+      { file: 'src/planted.ts', line: 5, code: 'new RegExp(text)' },
+    ]);
+  });
+
+  it.each([
+    [String.raw`<title[^>]*>([^<]*)<\/title>`, 'i'],
+    [String.raw`(\.git)?\/*$`, ''],
+  ])(
+    'reports /%s/%s as super-linear',
+    async (source, flags) => {
+      const answer = await analyse({ source, flags });
+      expect(answer.status).toBe('vulnerable');
+      expect(verdict(answer)).toMatch(/^vulnerable \(2nd degree polynomial\)/);
+    },
+    HANG_MS,
+  );
+});
