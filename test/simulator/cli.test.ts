@@ -28,7 +28,8 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
     };
     const stop = async () => {
       cli.kill('SIGTERM');
-      const [code] = await once(cli, 'exit');
+      // 'close', not 'exit': the process may exit before its last output has been read from the pipes.
+    const [code] = await once(cli, 'close');
       return code as number | null;
     };
     try {
@@ -49,7 +50,8 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
     let err = '';
     cli.stdout.on('data', (d: Buffer) => (out += d.toString()));
     cli.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const [code] = await once(cli, 'exit');
+    // 'close', not 'exit': the process may exit before its last output has been read from the pipes.
+    const [code] = await once(cli, 'close');
     return { code: code as number | null, out, err };
   }
 
