@@ -29,7 +29,7 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
     const stop = async () => {
       cli.kill('SIGTERM');
       // 'close', not 'exit': the process may exit before its last output has been read from the pipes.
-    const [code] = await once(cli, 'close');
+      const [code] = await once(cli, 'close');
       return code as number | null;
     };
     try {
