@@ -30,6 +30,23 @@ export interface RunOptions {
   files?: Record<string, string>;
 }
 
+/** The runner's variables of a push to main of acme/agent, its workspace `dir` and its event file. */
+export function runnerVariables(dir: string, eventFile: string): Record<string, string> {
+  return {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_REF_NAME: 'main',
+    GITHUB_REF_TYPE: 'branch',
+    GITHUB_SHA: 'a'.repeat(40),
+    GITHUB_WORKSPACE: dir,
+    GITHUB_RUN_ID: '42',
+    GITHUB_SERVER_URL: 'https://github.example',
+  };
+}
+
 /** Runs the bundled action as the runner does: INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
 export async function runAction(options: RunOptions): Promise<ActionRun> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-deploy-'));
@@ -47,19 +64,9 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
-    GITHUB_ACTIONS: 'true',
+    ...runnerVariables(dir, eventFile),
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_EVENT_PATH: eventFile,
-    GITHUB_EVENT_NAME: 'push',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_REF_NAME: 'main',
-    GITHUB_REF_TYPE: 'branch',
-    GITHUB_SHA: 'a'.repeat(40),
-    GITHUB_WORKSPACE: dir,
-    GITHUB_RUN_ID: '42',
-    GITHUB_SERVER_URL: 'https://github.example',
     RUNNER_TEMP: dir,
     ...options.env,
   };

@@ -20,6 +20,16 @@ interface FakeNote {
 }
 
 export const GITLAB_TOKEN = 'glpat-test-token-0123456789';
+
+/** What a job of merge request !12's pipeline adds: from branch feature/login of the same project, 7. */
+export const MERGE_REQUEST_VARIABLES = {
+  CI_PIPELINE_SOURCE: 'merge_request_event',
+  CI_COMMIT_REF_NAME: 'feature/login',
+  CI_MERGE_REQUEST_IID: '12',
+  CI_MERGE_REQUEST_PROJECT_ID: '7',
+  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
+  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/login',
+};
 /** Whom GITLAB_TOKEN acts as (a project access token's bot user). */
 export const TOKEN_USER: FakeGitLabUser = { id: 4242, username: 'project_7_bot_deploy' };
 

@@ -10,6 +10,7 @@ import type { RunReport } from '../../src/core/report.ts';
 import type { GitHubApi } from '../../src/hosts/github/api.ts';
 import { runAction } from '../../src/run.ts';
 import { Simulator } from '../simulator/server.ts';
+import { runnerVariables } from './action.ts';
 import { countingTransport } from './core.ts';
 import { FakeClock } from './fake-clock.ts';
 import { MemoryHost } from './memory-host.ts';
@@ -87,20 +88,7 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
-  const env = {
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_PATH: eventFile,
-    GITHUB_EVENT_NAME: 'push',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_REF_NAME: 'main',
-    GITHUB_REF_TYPE: 'branch',
-    GITHUB_SHA: 'a'.repeat(40),
-    GITHUB_WORKSPACE: dir,
-    GITHUB_RUN_ID: '42',
-    GITHUB_SERVER_URL: 'https://github.example',
-    ...options.env,
-  };
+  const env = { ...runnerVariables(dir, eventFile), ...options.env };
   const host = new MemoryHost(
     options.inputs,
     env,

@@ -1,6 +1,7 @@
 // A GitLab CI job's CI_* variables as the host context: the same facts the GitHub host reads from the runner.
 import { describe, expect, it } from 'vitest';
 import { readGitLabContext } from '../../../src/hosts/gitlab/context.ts';
+import { MERGE_REQUEST_VARIABLES } from '../../helpers/gitlab.ts';
 
 const PUSH = {
   GITLAB_CI: 'true',
@@ -14,12 +15,7 @@ const PUSH = {
 };
 const MERGE_REQUEST = {
   ...PUSH,
-  CI_PIPELINE_SOURCE: 'merge_request_event',
-  CI_COMMIT_REF_NAME: 'feature/login',
-  CI_MERGE_REQUEST_IID: '12',
-  CI_MERGE_REQUEST_PROJECT_ID: '7',
-  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
-  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/login',
+  ...MERGE_REQUEST_VARIABLES,
 };
 
 describe('the GitLab CI context', () => {

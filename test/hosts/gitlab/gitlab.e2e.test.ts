@@ -3,7 +3,12 @@
 // through a fake GitLab API at CI_API_V4_URL.
 import { describe, expect, it } from 'vitest';
 import { runCli, runnerCommands } from '../../helpers/cli.ts';
-import { GITLAB_TOKEN, TOKEN_USER, useGitLab } from '../../helpers/gitlab.ts';
+import {
+  GITLAB_TOKEN,
+  MERGE_REQUEST_VARIABLES,
+  TOKEN_USER,
+  useGitLab,
+} from '../../helpers/gitlab.ts';
 import { API_KEY, INTEGRATION, useSimulator } from '../../helpers/setup.ts';
 
 const ctx = useSimulator();
@@ -22,12 +27,7 @@ const pushJob = () => ({
 /** A job of merge request !12's pipeline, from branch feature/login of the same project. */
 const mergeRequestJob = () => ({
   ...pushJob(),
-  CI_PIPELINE_SOURCE: 'merge_request_event',
-  CI_COMMIT_REF_NAME: 'feature/login',
-  CI_MERGE_REQUEST_IID: '12',
-  CI_MERGE_REQUEST_PROJECT_ID: '7',
-  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
-  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/login',
+  ...MERGE_REQUEST_VARIABLES,
   GITLAB_TOKEN,
 });
 /** The inputs as a job's CI/CD variables give them. */

@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { dotenv } from '../../../src/hosts/cli/dotenv.ts';
 import { runCliInProcess } from '../../helpers/cli-in-process.ts';
-import { GITLAB_TOKEN, TOKEN_USER, useGitLab } from '../../helpers/gitlab.ts';
+import {
+  GITLAB_TOKEN,
+  MERGE_REQUEST_VARIABLES,
+  TOKEN_USER,
+  useGitLab,
+} from '../../helpers/gitlab.ts';
 import { useWorld } from '../../helpers/run.ts';
 import { baseInputs } from '../../helpers/setup.ts';
 
@@ -15,12 +20,7 @@ const mergeRequestJob = (extra: Record<string, string> = {}) => ({
   GITLAB_CI: 'true',
   CI_PROJECT_PATH: 'acme/agent',
   CI_PROJECT_ID: '7',
-  CI_PIPELINE_SOURCE: 'merge_request_event',
-  CI_COMMIT_REF_NAME: 'feature/login',
-  CI_MERGE_REQUEST_IID: '12',
-  CI_MERGE_REQUEST_PROJECT_ID: '7',
-  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
-  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/login',
+  ...MERGE_REQUEST_VARIABLES,
   CI_API_V4_URL: fakes.gitlab.apiUrl,
   GITLAB_TOKEN,
   ...extra,
