@@ -3,8 +3,8 @@ import {
   COMPARED,
   deploymentStatusMeaning,
   NOTHING_CHANGED,
+  noPair,
   sentSentence,
-  whatChanged,
 } from '../core/outcome.ts';
 import type { Comparison, Promotion, Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
@@ -206,7 +206,7 @@ function diagnostics(report: RunReport): string[] {
 function changedSince(c: Comparison, previousId: string | undefined): string[] {
   const heading = ['#### What changed since it last worked', ''];
   const { before, failed } = c;
-  if (!before || before.id === failed.id) return [...heading, esc(whatChanged(c, previousId)), ''];
+  if (!before || before.id === failed.id) return [...heading, esc(noPair(c, previousId)), ''];
   const revision = (r: typeof before) => `${code(r.id)}${r.status ? ` (${code(r.status)})` : ''}`;
   const shown = COMPARED.filter(([, key]) => before[key] || failed[key]);
   const changed = shown.some(([, key]) => before[key] !== failed[key]);
