@@ -249,7 +249,7 @@ function timeline(report: RunReport): string[] {
  * What a dry run would have sent. The summary and the PR comment show input values only for the revision-level
  * fields (ref, image, graph config and tarball paths) and the name and source; every other field shows as "set":
  * build-command, resource-spec and the like may hold values the runner's masking never covers in a PR comment.
- * The log shows the whole body (main.ts), where the runner masks every registered secret.
+ * The log shows the whole body (run.ts), where the sinks redact every registered secret.
  */
 function plan(report: RunReport, context: SummaryContext): string[] {
   const p = report.plan;
