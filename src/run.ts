@@ -143,9 +143,10 @@ async function execute(
     }
     if (ctx.report.plan) printPlan(ctx.report.plan, own, ctx.log);
   };
+  const { excerpt } = log;
   try {
-    if (set) await runSet({ client, report, log, transport, integrations }, set, runOne);
-    else await runOne({ client, report, log, transport }, settings);
+    if (set) await runSet({ client, report, log, transport, excerpt, integrations }, set, runOne);
+    else await runOne({ client, report, log, transport, excerpt }, settings);
   } catch (error) {
     recordFailure(report, error, log);
   } finally {

@@ -6,6 +6,7 @@
 import type { CommandContext, SetSettings, Settings } from './commands/index.ts';
 import type { Integration, ItemRun } from './core/host.ts';
 import type { Logger } from './core/logger.ts';
+import type { Excerpt } from './core/sinks.ts';
 import { notStarted, setVerdict } from './core/outcome.ts';
 import { conclude, type ItemReport, newReport, type RunReport } from './core/report.ts';
 import { watchDeploymentStatus } from './deploy/diagnose.ts';
@@ -24,12 +25,14 @@ interface SetContext {
   report: RunReport;
   log: Logger;
   transport: Transport;
+  /** Data a message quotes: an item's, and each item's message in the list's failure. */
+  excerpt: Excerpt;
   integrations: Integration[];
 }
 
 /** Runs the list and concludes the set's report; each item's report is in `report.items`, in the list's order. */
 export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne): Promise<void> {
-  const { client, report, log, integrations } = ctx;
+  const { client, report, log, excerpt, integrations } = ctx;
   const { signal, time } = client.clock;
   const items: ItemReport[] = set.items.map(({ name, settings }) => ({
     name,
@@ -73,7 +76,7 @@ export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne):
     else signal.addEventListener('abort', onCancel, { once: true });
     try {
       await runOne(
-        { client: itemClient, report: item.report, log: own, transport: ctx.transport },
+        { client: itemClient, report: item.report, log: own, transport: ctx.transport, excerpt },
         settings,
       );
     } finally {
@@ -112,7 +115,7 @@ export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne):
     item.report.ending = verdict.ending;
   }
   await Promise.all(recorded);
-  conclude(report, setVerdict(items, signal.aborted));
+  conclude(report, setVerdict(items, signal.aborted, excerpt));
 }
 
 /** An item's lines, each led by its name: the items of a list run side by side, and their lines interleave. */

@@ -1,12 +1,13 @@
 // What the run needs from the CI it runs in. Everything CI-specific sits behind this interface: a host is one
-// folder under src/hosts/ (GitHub Actions today), and the run itself never learns which one it is in.
+// folder under src/hosts/ (the GitHub runner, and the command line with GitLab CI's facts when it runs there), and
+// the run itself never learns which one it is in.
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from './logger.ts';
 import type { RunReport } from './report.ts';
 
 /** What the CI run knows about itself: the facts the inputs' defaults and the integrations are made from. */
 export interface HostContext {
-  /** owner/name of the repository the run is for (GITHUB_REPOSITORY). */
+  /** owner/name of the repository the run is for (GITHUB_REPOSITORY, GitLab's CI_PROJECT_PATH). */
   repository?: { owner: string; name: string };
   /** The ref deployed by default: the pushed branch, the change's head branch, or a tag in full (refs/tags/…). */
   ref?: string;

@@ -10,7 +10,7 @@ import type {
   Verdict,
 } from './report.ts';
 import type { WaitOutcome } from '../deploy/wait.ts';
-import { cut } from '../shared/text.ts';
+import type { Excerpt } from './sinks.ts';
 
 export function success(result: Verdict['result']): Verdict {
   return { result, ok: true };
@@ -153,7 +153,8 @@ export function afterRollback(
 
 /**
  * What the advice for a failure names: the deployment and its revision as last read, and what the wait saw
- * (deploy/diagnose.ts gathers it). Values from the service are data: quoted, cut, and escaped by each sink.
+ * (deploy/diagnose.ts gathers it). Values from the service are data: each as a message quotes it (an excerpt,
+ * redacted before it was cut), and escaped by each sink.
  */
 export interface Setup {
   source?: string;
@@ -176,7 +177,7 @@ export interface Setup {
   deploymentStatuses: string[];
 }
 
-const quoted = (value: string) => `'${cut(value, 80)}'`;
+const quoted = (value: string) => `'${value}'`;
 
 /** Where a failed revision broke, and what to look at next, written for its status and its deployment. */
 export function diagnose(status: string, setup: Setup): { phase: string; next: string } {
@@ -268,7 +269,7 @@ function sourceAccess(setup: Setup): string {
 /** " at ref 'x' (commit abc…)", when the revision says. */
 function at(setup: Setup): string {
   if (!setup.ref) return '';
-  return ` at ref ${quoted(setup.ref)}${setup.commit ? ` (commit ${cut(setup.commit, 40)})` : ''}`;
+  return ` at ref ${quoted(setup.ref)}${setup.commit ? ` (commit ${setup.commit})` : ''}`;
 }
 
 function deploymentNotes(setup: Setup): string {
@@ -296,17 +297,20 @@ export function deploymentStatusMeaning(status: string): string {
   }
 }
 
-/** The one log line that says what changed since the deployment last worked (diagnostics.lastGood). */
-export function whatChanged(comparison: Comparison, previousId: string | undefined): string {
-  const lead = 'What changed since it last worked:';
+const CHANGED_LEAD = 'What changed since it last worked:';
+
+/**
+ * The one log line that says what changed since the deployment last worked (diagnostics.lastGood), each value
+ * quoted through `excerpt`.
+ */
+export function whatChanged(
+  comparison: Comparison,
+  previousId: string | undefined,
+  excerpt: Excerpt,
+): string {
   const { before, failed: ours, problem } = comparison;
-  const sent = sentSentence(comparison.sent, (field) => field);
-  if (problem)
-    return `${lead} revision ${previousId}, active before this run, could not be read (${problem}). ${sent}`;
-  if (!before) return `${lead} nothing to compare with, as no revision was active before this run.`;
-  if (before.id === ours.id)
-    return `${lead} this run followed revision ${ours.id}, the one active before it (a redeploy), so the ref, commit and image are the same: the cause is around them (secrets, resources, the service).`;
-  const changes = compared(before, ours);
+  if (problem || !before || before.id === ours.id) return noPair(comparison, previousId);
+  const changes = compared(before, ours, excerpt);
   const differ = changes.filter((c) => c.changed);
   const fields = changes
     .map((c) =>
@@ -314,7 +318,21 @@ export function whatChanged(comparison: Comparison, previousId: string | undefin
     )
     .join('; ');
   const verdict = differ.length ? '' : ` ${NOTHING_CHANGED}`;
-  return `${lead} revision ${before.id} (active before this run${before.status ? `, ${before.status}` : ''}) → revision ${ours.id}${ours.status ? ` (${ours.status})` : ''}: ${fields || 'no ref, commit, image or graph config path on either'}. ${sent}${verdict}`;
+  const sent = sentSentence(comparison.sent, (field) => field);
+  return `${CHANGED_LEAD} revision ${before.id} (active before this run${before.status ? `, ${before.status}` : ''}) → revision ${ours.id}${ours.status ? ` (${ours.status})` : ''}: ${fields || 'no ref, commit, image or graph config path on either'}. ${sent}${verdict}`;
+}
+
+/**
+ * What changed, said where there is no pair of revisions to set side by side: the one before could not be read,
+ * there was none, or it is the one this run followed. No value is quoted.
+ */
+export function noPair(comparison: Comparison, previousId: string | undefined): string {
+  const { before, failed: ours, problem } = comparison;
+  if (problem)
+    return `${CHANGED_LEAD} revision ${previousId}, active before this run, could not be read (${problem}). ${sentSentence(comparison.sent, (field) => field)}`;
+  if (!before)
+    return `${CHANGED_LEAD} nothing to compare with, as no revision was active before this run.`;
+  return `${CHANGED_LEAD} this run followed revision ${ours.id}, the one active before it (a redeploy), so the ref, commit and image are the same: the cause is around them (secrets, resources, the service).`;
 }
 
 export const NOTHING_CHANGED =
@@ -339,11 +357,13 @@ export const COMPARED = [
 function compared(
   before: RevisionValues,
   after: RevisionValues,
+  excerpt: Excerpt,
 ): { label: string; before: string; after: string; changed: boolean }[] {
+  const shown = (value: string | undefined) => (value ? quoted(excerpt(value, 80)) : 'none');
   return COMPARED.filter(([, key]) => before[key] || after[key]).map(([label, key]) => ({
     label: label.toLowerCase(),
-    before: before[key] ? quoted(before[key]) : 'none',
-    after: after[key] ? quoted(after[key]) : 'none',
+    before: shown(before[key]),
+    after: shown(after[key]),
     changed: before[key] !== after[key],
   }));
 }
@@ -399,9 +419,13 @@ export function notStarted(after?: {
 
 /**
  * A list's verdict: its worst result, a success when every item is one. Its failure names each item that is not,
- * with what that item's own report says (a cancel: what it leaves on the service).
+ * with what that item's own report says (a cancel: what it leaves on the service), quoted through `excerpt`.
  */
-export function setVerdict(items: readonly ItemReport[], cancelled: boolean): Verdict {
+export function setVerdict(
+  items: readonly ItemReport[],
+  cancelled: boolean,
+  excerpt: Excerpt,
+): Verdict {
   const result = worstResult(items.flatMap((i) => (i.report.result ? [i.report.result] : [])));
   const failing = items.filter((i) => !i.report.ok);
   if (!failing.length) return { result: result ?? 'deployed', ok: true };
@@ -410,7 +434,7 @@ export function setVerdict(items: readonly ItemReport[], cancelled: boolean): Ve
       const why = report.cancelled
         ? (afterCancel(report) ?? 'cancelled before a revision was triggered.')
         : (report.ending ?? report.failure?.message ?? '');
-      return `'${name}' ${report.result ?? 'failed'}${why ? `: ${cut(why, 300)}` : ''}`;
+      return `'${name}' ${report.result ?? 'failed'}${why ? `: ${excerpt(why, 300)}` : ''}`;
     })
     .join('; ');
   const message = cancelled

@@ -5,6 +5,9 @@
 import { type Redactor, redactDeep } from '../shared/redact.ts';
 import { collapse, cut, lines, normalise, oneLine, visible } from '../shared/text.ts';
 
+/** Data quoted in a message, as `Sinks.excerpt` makes it: redacted, then cut. */
+export type Excerpt = (text: string, max: number) => string;
+
 const LOG_LINE_MAX = 4000;
 const OUTPUT_MAX = 2000;
 /** The runner drops a job summary over 1 MiB; ours stays far below. */

@@ -6,6 +6,7 @@
 import type { Logger } from '../core/logger.ts';
 import { deploymentStatusMeaning, type Setup, whatChanged } from '../core/outcome.ts';
 import type { Comparison, RevisionValues, RunReport } from '../core/report.ts';
+import type { Excerpt } from '../core/sinks.ts';
 import type { DeploymentRef } from '../inputs/index.ts';
 import { getRevision } from '../service/calls.ts';
 import type { DeploymentObserver, ServiceClient } from '../service/client.ts';
@@ -47,24 +48,29 @@ export function watchDeploymentStatus(
   };
 }
 
-/** What the advice for a failure names, from the deployment and revision as last read and what the wait saw. */
-export function setupOf(report: RunReport): Setup {
+/**
+ * What the advice for a failure names, from the deployment and revision as last read and what the wait saw; the
+ * values it quotes, through `excerpt`.
+ */
+export function setupOf(report: RunReport, excerpt: Excerpt): Setup {
   const d = report.deployment;
   const config = d?.source_config;
   const values = report.revision?.source_revision_config ?? d?.source_revision_config;
+  const quote = (value: string | null | undefined, max = 80) =>
+    value ? excerpt(value, max) : undefined;
   return {
     source: d?.source,
-    ref: values?.repo_ref ?? undefined,
-    commit: values?.repo_commit_sha ?? undefined,
-    image: values?.image_uri ?? undefined,
-    graphConfigPath: values?.graph_config_path ?? undefined,
+    ref: quote(values?.repo_ref),
+    commit: quote(values?.repo_commit_sha, 40),
+    image: quote(values?.image_uri),
+    graphConfigPath: quote(values?.graph_config_path),
     installCommand: Boolean(config?.install_command),
     buildCommand: Boolean(config?.build_command),
     resourceSpec: Boolean(config?.resource_spec && Object.keys(config.resource_spec).length),
     secrets: d?.secrets.length ?? 0,
     secretReferences: d?.secret_references?.length ?? 0,
     listenerId: config?.listener_id ?? undefined,
-    namespace: config?.listener_config?.k8s_namespace ?? undefined,
+    namespace: quote(config?.listener_config?.k8s_namespace),
     queuedBehind: report.diagnostics.queuedBehind?.revisionId,
     deploymentStatuses: report.diagnostics.deploymentStatuses,
   };
@@ -241,5 +247,5 @@ export async function compareWithLastGood(
     else comparison.problem = before.problem;
   }
   report.diagnostics.lastGood = comparison;
-  log.info(whatChanged(comparison, previous));
+  log.info(whatChanged(comparison, previous, ctx.excerpt));
 }

@@ -2,6 +2,7 @@
 // roll back when asked, and conclude the run. Shared by deploy, redeploy and promote.
 import type { FollowSettings } from '../inputs/index.ts';
 import type { Logger } from '../core/logger.ts';
+import type { Excerpt } from '../core/sinks.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Transport } from '../service/transport.ts';
 import { DeployError } from '../core/errors.ts';
@@ -31,6 +32,8 @@ export interface FollowContext {
   log: Logger;
   /** For verify-url: the run's transport, without the service's headers. */
   transport: Transport;
+  /** Data a message quotes (a value in the advice): redacted before it is cut. */
+  excerpt: Excerpt;
 }
 
 /** What a command asks of its revision beyond DEPLOYED and serving (promote: its commit); undefined when it is so. */
@@ -120,7 +123,7 @@ async function followToEnd(
     const verdict = settle(watch.outcome, revisionId, status, {
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
-      setup: setupOf(report),
+      setup: setupOf(report, ctx.excerpt),
     });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
       return rollbackAndConclude(
@@ -210,7 +213,7 @@ async function followToEnd(
         failed(
           'unhealthy',
           `Revision ${revisionId} ${why}.`,
-          diagnose('DEPLOYED', setupOf(report)),
+          diagnose('DEPLOYED', setupOf(report, ctx.excerpt)),
         ),
       );
     }
@@ -267,7 +270,7 @@ async function rollbackAndConclude(
       previous,
       end,
       window.clock.limit,
-      setupOf(report),
+      setupOf(report, ctx.excerpt),
     ),
   );
 }

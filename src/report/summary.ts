@@ -3,8 +3,8 @@ import {
   COMPARED,
   deploymentStatusMeaning,
   NOTHING_CHANGED,
+  noPair,
   sentSentence,
-  whatChanged,
 } from '../core/outcome.ts';
 import type { Comparison, Promotion, Result, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
@@ -206,7 +206,7 @@ function diagnostics(report: RunReport): string[] {
 function changedSince(c: Comparison, previousId: string | undefined): string[] {
   const heading = ['#### What changed since it last worked', ''];
   const { before, failed } = c;
-  if (!before || before.id === failed.id) return [...heading, esc(whatChanged(c, previousId)), ''];
+  if (!before || before.id === failed.id) return [...heading, esc(noPair(c, previousId)), ''];
   const revision = (r: typeof before) => `${code(r.id)}${r.status ? ` (${code(r.status)})` : ''}`;
   const shown = COMPARED.filter(([, key]) => before[key] || failed[key]);
   const changed = shown.some(([, key]) => before[key] !== failed[key]);
@@ -249,7 +249,7 @@ function timeline(report: RunReport): string[] {
  * What a dry run would have sent. The summary and the PR comment show input values only for the revision-level
  * fields (ref, image, graph config and tarball paths) and the name and source; every other field shows as "set":
  * build-command, resource-spec and the like may hold values the runner's masking never covers in a PR comment.
- * The log shows the whole body (main.ts), where the runner masks every registered secret.
+ * The log shows the whole body (run.ts), where the sinks redact every registered secret.
  */
 function plan(report: RunReport, context: SummaryContext): string[] {
   const p = report.plan;

@@ -2,6 +2,7 @@ import { withoutTrailingSlashes } from '../shared/url.ts';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Logger } from '../core/logger.ts';
+import type { Excerpt } from '../core/sinks.ts';
 import { redactDeep } from '../shared/redact.ts';
 import { type Clock, timeLimit } from '../shared/clock.ts';
 import { DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
@@ -44,8 +45,6 @@ export interface RunClock {
   /** The input that set the deadline, for messages: "timeout 30s". */
   limit: string;
 }
-
-type Excerpt = (text: string, max: number) => string;
 
 /** A connection refused or a name that does not resolve (or a TLS handshake refused, below): nothing went out. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -131,6 +131,44 @@ describe('secret values never show', () => {
     expectNoLeak(visibleText(run));
   });
 
+  it('in the advice that quotes a revision value from the service, cut only after redaction', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    // A long value with the key where an 80-character quote would cut it: a cut before redaction keeps its start.
+    const old = sim.addRevision(dep.id, [{ status: 'DEPLOYED' }], {
+      graph_config_path: `${'g'.repeat(66)}${KEY}`,
+    }).id;
+    sim.timelines.push([{ status: 'BUILD_FAILED' }]);
+
+    const run = await runInProcess(ctx, {
+      inputs: codehostInputs(ctx.sim, 'my-agent', {
+        'api-key': KEY,
+        command: 'redeploy',
+        'revision-id': old,
+      }),
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(run.errors[0]).toContain("the graph config file 'ggg");
+    expectNoLeak(visibleText(run));
+  });
+
+  it('in what changed since it last worked, which quotes the values of the revision before', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    // The revision active before the run, with the key where the line's 80-character quote would cut it.
+    sim.addRevision(dep.id, [{ status: 'DEPLOYED' }], {
+      graph_config_path: `${'g'.repeat(66)}${KEY}`,
+    });
+    sim.timelines.push([{ status: 'BUILD_FAILED' }]);
+
+    const run = await runInProcess(ctx, { inputs: inputs('my-agent', {}) });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(run.stdout).toContain("graph config path 'ggg");
+    expectNoLeak(visibleText(run));
+  });
+
   it('asks the runner to mask each line of a multi-line value, which it would not match whole', async () => {
     ctx.sim.addDeployment({ name: 'my-agent' });
 

@@ -1,6 +1,8 @@
 // What to look at next, written for each terminal status and the deployment it happened on (issue 24).
 import { describe, expect, it } from 'vitest';
-import { diagnose, failureLine, type Setup, settle } from '../../src/core/outcome.ts';
+import { diagnose, failureLine, type Setup, settle, setVerdict } from '../../src/core/outcome.ts';
+import { newReport } from '../../src/core/report.ts';
+import { sinksWith } from '../helpers/core.ts';
 
 const codehost: Setup = {
   source: 'codehost',
@@ -106,5 +108,22 @@ describe('what to look at next', () => {
       'It broke. Next: Look here.',
     );
     expect(failureLine({ message: 'Input bad.' })).toBe('Input bad.');
+  });
+});
+
+describe("a list's verdict", () => {
+  it("quotes each item's message redacted before it is cut, so no prefix of a secret survives", () => {
+    const KEY = 'ak_live_7Qx9*Zr2=Lm4';
+    const item = newReport('deploy');
+    // A message with the key where the item's 300-character quote cuts it.
+    item.failure = { phase: 'wait', message: `${'m'.repeat(290)}${KEY}` };
+    item.result = 'failed';
+
+    const verdict = setVerdict([{ name: 'agent-a', report: item }], false, (text, max) =>
+      sinksWith(KEY).excerpt(text, max),
+    );
+
+    expect(verdict.failure?.message).toContain(`'agent-a' failed: ${'m'.repeat(290)}***`);
+    expect(verdict.failure?.message).not.toContain(KEY.slice(0, 8));
   });
 });

@@ -102,8 +102,9 @@ function defaultRef(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Which GitHub features apply, and why the others asked for do not. A GitHub Deployment records a write, never a
- * dry run or a read, and a closed preview's are marked inactive; a comment needs a pull request and a deployment.
+ * Which GitHub features apply, and why the others asked for do not. A GitHub Deployment records a write of a
+ * deployment, never a dry run or a read, and a closed preview's are marked inactive; a comment needs a pull request
+ * and a deployment.
  */
 export function plannedGitHubWork(
   run: IntegrationRun,
@@ -118,7 +119,8 @@ export function plannedGitHubWork(
   if (run.environment) {
     if (run.dryRun) skipped.push('environment: a dry run records no GitHub Deployment.');
     else if (closing && preview) close = { ...preview, environment: run.environment };
-    else if (!run.writes)
+    // A write of something other than a deployment (token-metadata's) has no deployment to record.
+    else if (!run.writes || run.target === undefined)
       skipped.push(`environment: command '${run.command}' records no GitHub Deployment.`);
     else if (!ctx.sha) skipped.push('environment: no commit (GITHUB_SHA) to record it for.');
     else environment = { name: run.environment, sha: ctx.sha, preview };

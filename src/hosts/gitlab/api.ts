@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import type { IntegrationRun } from '../../core/host.ts';
 import { parseJson } from '../../service/json.ts';
 import type { Transport } from '../../service/transport.ts';
-import { type Clock, timeLimit } from '../../shared/clock.ts';
+import { timeLimit } from '../../shared/clock.ts';
+import type { CallLimits } from '../github/api.ts';
 
 /** A page of 100 notes, each up to GitLab's own limit: far above what a merge request shows, far below memory. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -19,13 +20,6 @@ interface GitLabCall<T> {
   path: string;
   body?: unknown;
   answer: z.ZodType<T>;
-}
-
-/** How long one call may take on the run's clock, and the job's cancellation (absent after a cancel). */
-export interface CallLimits {
-  time: Clock;
-  timeoutMs: number;
-  signal?: AbortSignal;
 }
 
 export class GitLabApi {

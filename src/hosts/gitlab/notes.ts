@@ -3,7 +3,8 @@
 // touched. When the notes or the user cannot be read, nothing is written: a blind create could duplicate.
 import { z } from 'zod';
 import { commentMarker } from '../github/comment.ts';
-import type { CallLimits, GitLabApi } from './api.ts';
+import type { CallLimits } from '../github/api.ts';
+import type { GitLabApi } from './api.ts';
 
 const PER_PAGE = 100;
 // A guard, not a limit anyone should meet: 5,000 notes on one merge request.

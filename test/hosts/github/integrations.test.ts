@@ -16,7 +16,7 @@ import {
   useWorld,
   visibleText,
 } from '../../helpers/run.ts';
-import { codehostInputs, INTEGRATION } from '../../helpers/setup.ts';
+import { baseInputs, codehostInputs, INTEGRATION } from '../../helpers/setup.ts';
 
 const ctx = useWorld();
 const github = useGitHub();
@@ -161,6 +161,27 @@ describe('environment: a GitHub Deployment', () => {
     ]);
     // Made once, never retried.
     expect(gh.requests).toHaveLength(1);
+  });
+  it('is not created for token-metadata, which writes no deployment', async () => {
+    const { sim } = ctx;
+    const token = sim.addToken({ provider_account_label: 'old', is_default: false });
+
+    const run = await act(
+      baseInputs(sim, {
+        command: 'token-metadata',
+        'token-id': token.id,
+        'is-default': 'true',
+        'github-token': TOKEN,
+        environment: 'production',
+      }),
+    );
+
+    expect(run.code).toBe(0);
+    expect(run.outputs.result).toBe('updated');
+    expect(run.stdout).toContain(
+      "environment: command 'token-metadata' records no GitHub Deployment.",
+    );
+    expect(github.gh.requests).toEqual([]);
   });
 });
 
