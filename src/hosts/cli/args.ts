@@ -37,6 +37,7 @@ export class UsageError extends Error {
 export function parseArgs(
   argv: readonly string[],
   inputs: Record<string, ActionInput>,
+  commands: readonly string[],
 ): Invocation {
   const flags = new Map<string, string>();
   const options = new Map<string, string>();
@@ -51,10 +52,15 @@ export function parseArgs(
       throw new UsageError(
         `${shown(arg) ? `unknown option ${arg}` : 'an unknown option'}: options are spelled out, --<name>.`,
       );
+    // A stray argument is never quoted, short or long: it may be a key typed without its --api-key.
     if (!arg.startsWith('--')) {
       if (command !== undefined)
         throw new UsageError(
-          `${shown(arg) ? `unexpected argument '${arg}'` : 'an unexpected argument'} after the command${shown(command) ? ` '${command}'` : ''}: inputs are given as --<input> <value>.`,
+          `an unexpected argument (number ${i + 1}) after the command '${command}': inputs are given as --<input> <value>.`,
+        );
+      if (!commands.includes(arg))
+        throw new UsageError(
+          `the first argument is not a command; give one of ${commands.join(', ')}, then --<input> <value>.`,
         );
       command = arg;
       continue;
@@ -92,7 +98,7 @@ export function parseArgs(
   if (command !== undefined) {
     if (flags.has('command'))
       throw new UsageError(
-        `the command is given twice${shown(command) ? ` ('${command}' and --command)` : ''}; give it once.`,
+        `the command is given twice ('${command}' and --command); give it once.`,
       );
     flags.set('command', command);
   }
@@ -100,9 +106,7 @@ export function parseArgs(
     const value = options.get(name);
     if (value === undefined) return false;
     if (value === 'true' || value === 'false') return value === 'true';
-    throw new UsageError(
-      `--${name} takes no value (or true/false)${shown(value) ? `, not '${value}'` : ''}.`,
-    );
+    throw new UsageError(`--${name} takes no value (or true/false).`);
   };
   return {
     flags,

@@ -21,7 +21,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
   let invocation: Invocation;
   try {
     const table = await readActionTable(actionFile(script));
-    invocation = parseArgs(argv, table.inputs);
+    invocation = parseArgs(argv, table.inputs, Object.keys(COMMANDS));
     const bare = argv.length === 0 && !env[variableOf('command')];
     if (invocation.help || bare) {
       // Asked for, it goes to stdout; instead of a command, to stderr, and the shell hears a usage error.

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../src/commands/index.ts';
 import { parse } from 'yaml';
 import type { ActionInput } from '../../../src/hosts/cli/action.ts';
 import { OPTIONS, parseArgs, variableOf } from '../../../src/hosts/cli/args.ts';
@@ -11,7 +12,7 @@ const action = parse(readFileSync(resolve(import.meta.dirname, '../../../action.
   description: string;
   inputs: Record<string, ActionInput>;
 };
-const read = (...argv: string[]) => parseArgs(argv, action.inputs);
+const read = (...argv: string[]) => parseArgs(argv, action.inputs, Object.keys(COMMANDS));
 const flags = (...argv: string[]) => Object.fromEntries(read(...argv).flags);
 
 describe('the arguments', () => {
@@ -68,13 +69,18 @@ describe('the arguments', () => {
     [['deploy', '--name', '--wait'], '--name needs a value'],
     [['deploy', '--summary-file'], '--summary-file needs a value: --summary-file <file>.'],
     [['deploy', '--name', 'a', '--name', 'b'], '--name is given twice'],
-    [['deploy', 'status'], "unexpected argument 'status' after the command 'deploy'"],
+    [['deploy', 'status'], "an unexpected argument (number 2) after the command 'deploy'"],
     [['deploy', '--command', 'status'], 'the command is given twice'],
-    [['deploy', '--json=yes'], "--json takes no value (or true/false), not 'yes'."],
-    // A key typed in the wrong place is not echoed.
+    [['deploy', '--json=yes'], '--json takes no value (or true/false).'],
+    [['--json=yes'], '--json takes no value (or true/false).'],
+    // A key typed in the wrong place, short or long, is never echoed.
     [
-      ['deploy', 'sk-live-0123456789abcdef0123456789abcdef01'],
-      "an unexpected argument after the command 'deploy'",
+      ['deploy', 'k3y0123456789abc'],
+      "an unexpected argument (number 2) after the command 'deploy'",
+    ],
+    [
+      ['k3y0123456789abc', '--name', 'a'],
+      'the first argument is not a command; give one of deploy,',
     ],
     [
       ['deploy', '--sk-live-0123456789abcdef0123456789abcdef01'],
