@@ -45,7 +45,7 @@ export interface RunClock {
   limit: string;
 }
 
-type Excerpt = (text: string, max: number) => string;
+export type Excerpt = (text: string, max: number) => string;
 
 /** A connection refused or a name that does not resolve (or a TLS handshake refused, below): nothing went out. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -99,6 +99,11 @@ export class ServiceHttp {
   /** The tenant every request names (X-Tenant-Id), for messages about what was not found there. */
   get tenantId(): string | undefined {
     return this.settings.tenantId;
+  }
+
+  /** The sinks' excerpt (HttpSettings.excerpt), for the layers above that quote the service's data. */
+  get excerpt(): Excerpt {
+    return this.settings.excerpt;
   }
 
   /**
