@@ -7,7 +7,7 @@ import { nearest } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
 import { type Inputs, type ReadInput, readInputs } from './index.ts';
 import { kindOf } from './resource-spec.ts';
-import { readWorkspaceFile } from './workspace-file.ts';
+import { readDocument } from './workspace-file.ts';
 
 /** The inputs an item may set for itself, besides its name (the contract's list; `from` with command promote). */
 export const ITEM_INPUTS = [
@@ -142,22 +142,11 @@ function checkStep({ command, name, deploymentId, common }: Inputs): void {
 
 /** The list's items, each checked for its form (the values are checked as inputs later); names unique. */
 export async function readItems(raw: string, workspace: string, command: string): Promise<Item[]> {
-  let text = raw;
-  let where = 'the list';
-  if (raw.startsWith('@'))
-    ({ text, rel: where } = readWorkspaceFile(INPUT, raw, workspace, 'a deployments list'));
-  // Only a run that has a list loads the YAML parser.
-  const { parse } = await import('yaml');
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (error) {
-    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
-    throw new InputError(
-      INPUT,
-      `${where} is not valid YAML or JSON${line ? ` (line ${line})` : ''}; ${FORM}.`,
-    );
-  }
+  const { doc, where } = await readDocument(INPUT, raw, workspace, {
+    what: 'a deployments list',
+    inline: 'the list',
+    form: FORM,
+  });
   if (!Array.isArray(doc))
     throw new InputError(INPUT, `${where} is ${kindOf(doc)}, not a list; ${FORM}.`);
   if (doc.length === 0)

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ResourceSpec } from '../service/schemas.ts';
 import { nearest } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
-import { readWorkspaceFile } from './workspace-file.ts';
+import { readDocument } from './workspace-file.ts';
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */
 export async function parseResourceSpec(
@@ -12,23 +12,11 @@ export async function parseResourceSpec(
 ): Promise<ResourceSpec | undefined> {
   if (raw === undefined) return undefined;
   const input = 'resource-spec';
-  let textValue = raw;
-  let where = 'inline';
-  if (raw.startsWith('@')) {
-    ({ text: textValue, rel: where } = readWorkspaceFile(input, raw, workspace, 'a resource spec'));
-  }
-  // Only a run that has a resource spec loads the YAML parser.
-  const { parse: parseYaml } = await import('yaml');
-  let doc: unknown;
-  try {
-    doc = parseYaml(textValue);
-  } catch (error) {
-    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
-    throw new InputError(
-      input,
-      `${where} is not valid YAML or JSON${line ? ` (line ${line})` : ''}; give a mapping of ResourceSpec fields.`,
-    );
-  }
+  const { doc, where } = await readDocument(input, raw, workspace, {
+    what: 'a resource spec',
+    inline: 'inline',
+    form: 'give a mapping of ResourceSpec fields',
+  });
   const parsed = ResourceSpec.safeParse(doc);
   if (parsed.success) return parsed.data;
   const mistakes = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc));
