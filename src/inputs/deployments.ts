@@ -3,7 +3,7 @@
 // values over them, read and checked by the very code that reads the step's: a value means in an item what the input
 // of that name means on the step, and a mistake in it is named as the same input's, of that item.
 import type { HostContext } from '../core/host.ts';
-import { nearest } from '../shared/nearest.ts';
+import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
 import { type Inputs, type ReadInput, readInputs } from './index.ts';
 import { kindOf } from './resource-spec.ts';
@@ -237,11 +237,5 @@ function unknownKey(key: string): string {
     return "'deployment-id' cannot be set in an item: the items are found by their names";
   if ((STEP_INPUTS as readonly string[]).includes(key))
     return `'${key}' applies to every deployment of the list: set it on the step, not in an item`;
-  const near = nearest(key, ['name', ...ITEM_INPUTS]);
-  const hint = !near
-    ? ''
-    : near.likely
-      ? ` (did you mean '${near.word}'?)`
-      : ` (the nearest is '${near.word}')`;
-  return `'${key}' is not an input an item sets${hint}`;
+  return `'${key}' is not an input an item sets${nearestHint(key, ['name', ...ITEM_INPUTS])}`;
 }

@@ -1,7 +1,7 @@
 // The resource-spec input: YAML or JSON inline, or @path to a file of the workspace, read with care.
 import { z } from 'zod';
 import { ResourceSpec } from '../service/schemas.ts';
-import { nearest } from '../shared/nearest.ts';
+import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
 import { readDocument } from './workspace-file.ts';
 
@@ -37,15 +37,10 @@ function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string[] {
   const path = issue.path.filter((p) => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeys(path);
-    return issue.keys.map((key) => {
-      const near = nearest(key, known);
-      const hint = !near
-        ? ''
-        : near.likely
-          ? ` (did you mean '${keyPath([...path, near.word])}'?)`
-          : ` (the nearest is '${keyPath([...path, near.word])}')`;
-      return `'${keyPath([...path, key])}' is not a field${hint}`;
-    });
+    return issue.keys.map(
+      (key) =>
+        `'${keyPath([...path, key])}' is not a field${nearestHint(key, known, (near) => keyPath([...path, near]))}`,
+    );
   }
   const where = path.length ? `'${keyPath(path)}'` : 'the document';
   if (issue.code === 'invalid_type') {
