@@ -222,7 +222,7 @@ async function createUntilKnown(
         log.info(
           ours
             ? `Deployment '${name}' (${found.id}) exists now with the values this run sent: it is taken as this run's create.`
-            : `Deployment '${name}' (${found.id}) exists now, made by another change (${describeValues(valuesOf(found.source_revision_config))}; this run sent ${describeValues(body.source_revision_config)}): updating it as found.`,
+            : `Deployment '${name}' (${found.id}) exists now, made by another change (${describeValues(valuesOf(found.source_revision_config), client.excerpt)}; this run sent ${describeValues(body.source_revision_config, client.excerpt)}): updating it as found.`,
         );
         return { deployment: found, ours };
       }

@@ -1,13 +1,14 @@
 // Names one typo away from an existing deployment's. A misspelt `name` with create: true would make a second
 // deployment beside the real one (a second server, billed, and the real agent never updated), so a name that is not
 // found is compared with the names that exist before anything is created. Only the not-found path pays for it, and
-// it is bounded: at most four name_contains searches (two parts, two spellings) of PAGES_PER_TERM pages each.
+// it is bounded: at most six name_contains searches (two parts, each as typed and with its separators all `-` and all
+// `_`; four unless a part mixes them) of PAGES_PER_TERM pages each.
 import { listDeployments } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { allPages } from '../service/paging.ts';
 import type { Deployment } from '../service/schemas.ts';
 
-/** Pages of 100 read per search term (at most four terms): a few hundred KiB each. */
+/** Pages of 100 read per search term (at most six terms): a few hundred KiB each. */
 export const PAGES_PER_TERM = 5;
 /** Near names a message names. */
 const SHOWN = 3;

@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { HttpError, NetworkError, ResponseError } from '../service/errors.ts';
+import { DeadlineError, HttpError, NetworkError, ResponseError } from '../service/errors.ts';
 import { isTransient } from '../service/retry.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
@@ -37,7 +37,7 @@ type AfterPoll = (watch: Watch) => Promise<void>;
  * duration/interval; while the service rate-limits, they stretch. Reads that fail transiently (after their own
  * retries) are skipped, not fatal: the build goes on regardless. So are a malformed answer (up to two in a row) and,
  * for a revision this run just made (`fresh`), a 404 in its first 30 s. `afterPoll` (the run's diagnostics) may read
- * more between polls; only a cancel it throws ends the wait.
+ * more between polls; only a cancel it throws ends the wait. A read the deadline cuts ends it timed-out too.
  */
 export async function waitForRevision(
   client: ServiceClient,
@@ -84,6 +84,8 @@ export async function waitForRevision(
         const outcome = classify(revision.status);
         if (outcome !== 'in-progress') return end(watch, outcome, time);
       } catch (error) {
+        // The deadline cut the read (or came before it could start): the wait has timed out, whatever the read was.
+        if (error instanceof DeadlineError) return end(watch, 'timed-out', time);
         malformed = error instanceof ResponseError ? malformed + 1 : 0;
         if (malformed >= MALFORMED_IN_A_ROW)
           throw new ResponseError(

@@ -4,11 +4,11 @@
 // whilePending, which every write goes through, tells a cancel which write may have been applied.
 import { type Call, getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
+import type { Excerpt } from '../core/sinks.ts';
 import { CancelledError } from '../shared/time.ts';
 import { DeployError } from '../core/errors.ts';
 import { outcomeUnknown } from '../service/retry.ts';
 import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas.ts';
-import { cut } from '../shared/text.ts';
 import { seconds } from '../shared/time.ts';
 import type { FollowContext } from './follow.ts';
 import type { PendingWrite } from '../core/report.ts';
@@ -78,10 +78,13 @@ export function carries(config: Deployment['source_revision_config'], values: Va
   return VALUE_KEYS.every((key) => values[key] === undefined || config[key] === values[key]);
 }
 
-/** "repo_ref 'main', graph_config_path 'graph.json'", or what a write without such values sent. */
-export function describeValues(values: Values): string {
+/**
+ * "repo_ref 'main', graph_config_path 'graph.json'", or what a write without such values sent. Each value is quoted
+ * through `excerpt` (the service's client's): a value cut before redaction could keep part of a secret.
+ */
+export function describeValues(values: Values, excerpt: Excerpt): string {
   const shown = VALUE_KEYS.filter((key) => values[key] !== undefined).map(
-    (key) => `${key} '${cut(values[key]!, 80)}'`,
+    (key) => `${key} '${excerpt(values[key]!, 80)}'`,
   );
   return shown.length ? shown.join(', ') : 'no revision-level value';
 }
@@ -160,13 +163,13 @@ async function sendUntilKnown(
       const seen = await sight(now, intent, false);
       if (seen.kind === 'ours') {
         log.info(
-          `It did: the latest revision is now ${seen.revisionId}, with ${describeValues(await intent.values())}. Following it.`,
+          `It did: the latest revision is now ${seen.revisionId}, with ${describeValues(await intent.values(), client.excerpt)}. Following it.`,
         );
         return { deployment: now, revisionId: seen.revisionId };
       }
       if (seen.kind === 'other')
         throw new DeployError(
-          `${error.message} The deployment's latest revision is now ${seen.revisionId}, with ${describeValues(seen.values)}, not this run's ${describeValues(await intent.values())}: another change (a concurrent job?) came meanwhile, so whether this run's write took effect cannot be told, and it is not sent again. ${oneAtATime(before.name)}`,
+          `${error.message} The deployment's latest revision is now ${seen.revisionId}, with ${describeValues(seen.values, client.excerpt)}, not this run's ${describeValues(await intent.values(), client.excerpt)}: another change (a concurrent job?) came meanwhile, so whether this run's write took effect cannot be told, and it is not sent again. ${oneAtATime(before.name)}`,
         );
       if (seen.kind === 'unknown')
         throw new DeployError(
@@ -222,12 +225,12 @@ async function checkAnswer(
     return { deployment: answer };
   const concurrent =
     seen.kind === 'other'
-      ? `${label} answered with revision ${seen.revisionId}, which carries ${describeValues(seen.values)}, not this run's ${describeValues(values)}: a concurrent change answered (another job deploying '${name}'?).`
+      ? `${label} answered with revision ${seen.revisionId}, which carries ${describeValues(seen.values, client.excerpt)}, not this run's ${describeValues(values, client.excerpt)}: a concurrent change answered (another job deploying '${name}'?).`
       : undefined;
   log.warning(
     concurrent
       ? `${concurrent} Re-reading the deployment for this run's own revision.`
-      : `${label} answered with the latest revision unchanged and without ${describeValues(values)}: the answer may lag the write. Re-reading the deployment.`,
+      : `${label} answered with the latest revision unchanged and without ${describeValues(values, client.excerpt)}: the answer may lag the write. Re-reading the deployment.`,
   );
   let last = answer;
   let lastSeen: Sighting = seen;
@@ -242,21 +245,23 @@ async function checkAnswer(
       report.notes.push(
         `${concurrent} This run's revision is ${lastSeen.revisionId}, found by re-reading the deployment. ${oneAtATime(name)}`,
       );
-    log.info(`Revision ${lastSeen.revisionId} carries ${describeValues(values)}: following it.`);
+    log.info(
+      `Revision ${lastSeen.revisionId} carries ${describeValues(values, client.excerpt)}: following it.`,
+    );
     return { deployment: now, revisionId: lastSeen.revisionId };
   }
   if (concurrent || lastSeen.kind === 'other') {
     const latest =
       lastSeen.kind === 'other' &&
       (seen.kind !== 'other' || lastSeen.revisionId !== seen.revisionId)
-        ? ` The latest revision is now ${lastSeen.revisionId}, with ${describeValues(lastSeen.values)}.`
+        ? ` The latest revision is now ${lastSeen.revisionId}, with ${describeValues(lastSeen.values, client.excerpt)}.`
         : '';
     throw new DeployError(
       `${concurrent ?? `${label} answered without a revision of this run's.`}${latest} No revision with this run's values is the latest after ${RECHECK_GAPS_MS.length} re-reads, so none is followed or reported as this run's: another job's revision may have replaced it. ${oneAtATime(name)}`,
     );
   }
   log.warning(
-    `Deployment '${name}' still shows no revision with ${describeValues(values)}: taking the answer as it is, no new revision.`,
+    `Deployment '${name}' still shows no revision with ${describeValues(values, client.excerpt)}: taking the answer as it is, no new revision.`,
   );
   return { deployment: last };
 }

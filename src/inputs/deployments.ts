@@ -3,11 +3,11 @@
 // values over them, read and checked by the very code that reads the step's: a value means in an item what the input
 // of that name means on the step, and a mistake in it is named as the same input's, of that item.
 import type { HostContext } from '../core/host.ts';
-import { nearest } from '../shared/nearest.ts';
+import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
 import { type Inputs, type ReadInput, readInputs } from './index.ts';
 import { kindOf } from './resource-spec.ts';
-import { readWorkspaceFile } from './workspace-file.ts';
+import { readDocument } from './workspace-file.ts';
 
 /** The inputs an item may set for itself, besides its name (the contract's list; `from` with command promote). */
 export const ITEM_INPUTS = [
@@ -142,22 +142,11 @@ function checkStep({ command, name, deploymentId, common }: Inputs): void {
 
 /** The list's items, each checked for its form (the values are checked as inputs later); names unique. */
 export async function readItems(raw: string, workspace: string, command: string): Promise<Item[]> {
-  let text = raw;
-  let where = 'the list';
-  if (raw.startsWith('@'))
-    ({ text, rel: where } = readWorkspaceFile(INPUT, raw, workspace, 'a deployments list'));
-  // Only a run that has a list loads the YAML parser.
-  const { parse } = await import('yaml');
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (error) {
-    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
-    throw new InputError(
-      INPUT,
-      `${where} is not valid YAML or JSON${line ? ` (line ${line})` : ''}; ${FORM}.`,
-    );
-  }
+  const { doc, where } = await readDocument(INPUT, raw, workspace, {
+    what: 'a deployments list',
+    inline: 'the list',
+    form: FORM,
+  });
   if (!Array.isArray(doc))
     throw new InputError(INPUT, `${where} is ${kindOf(doc)}, not a list; ${FORM}.`);
   if (doc.length === 0)
@@ -248,11 +237,5 @@ function unknownKey(key: string): string {
     return "'deployment-id' cannot be set in an item: the items are found by their names";
   if ((STEP_INPUTS as readonly string[]).includes(key))
     return `'${key}' applies to every deployment of the list: set it on the step, not in an item`;
-  const near = nearest(key, ['name', ...ITEM_INPUTS]);
-  const hint = !near
-    ? ''
-    : near.likely
-      ? ` (did you mean '${near.word}'?)`
-      : ` (the nearest is '${near.word}')`;
-  return `'${key}' is not an input an item sets${hint}`;
+  return `'${key}' is not an input an item sets${nearestHint(key, ['name', ...ITEM_INPUTS])}`;
 }

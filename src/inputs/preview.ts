@@ -2,6 +2,7 @@
 // fork's run (which has no secrets) is told why it is refused rather than that api-key is missing.
 import type { Change, HostContext, Preview } from '../core/host.ts';
 import { InputError } from '../core/errors.ts';
+import { shown } from './values.ts';
 
 /** What the contract allows a preview deployment's name to be. */
 const PREVIEW_NAME = /^[a-z0-9-]{1,63}$/;
@@ -100,7 +101,7 @@ function previewName(given: PreviewInputs, change: Change): string {
   if (!PREVIEW_NAME.test(name))
     throw new InputError(
       'preview-name',
-      `must make a name of 1 to 63 characters of a-z, 0-9 and '-', but makes ${quoted(name)}; use lower-case letters, digits and '-' in name and preview-name, and {number} rather than a long {branch}.`,
+      `must make a name of 1 to 63 characters of a-z, 0-9 and '-', but makes ${shown(name, 200)}; use lower-case letters, digits and '-' in name and preview-name, and {number} rather than a long {branch}.`,
     );
   return name;
 }
@@ -114,11 +115,4 @@ export function slug(branch: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-}
-
-/** The name in a message: whole (a cut one could keep part of a secret pasted into name), or its length. */
-function quoted(name: string): string {
-  return name.length <= 200 && !/[\r\n]/.test(name)
-    ? JSON.stringify(name)
-    : `(${name.length} characters)`;
 }

@@ -1,9 +1,9 @@
 // The resource-spec input: YAML or JSON inline, or @path to a file of the workspace, read with care.
 import { z } from 'zod';
 import { ResourceSpec } from '../service/schemas.ts';
-import { nearest } from '../shared/nearest.ts';
+import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
-import { readWorkspaceFile } from './workspace-file.ts';
+import { readDocument } from './workspace-file.ts';
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */
 export async function parseResourceSpec(
@@ -12,23 +12,11 @@ export async function parseResourceSpec(
 ): Promise<ResourceSpec | undefined> {
   if (raw === undefined) return undefined;
   const input = 'resource-spec';
-  let textValue = raw;
-  let where = 'inline';
-  if (raw.startsWith('@')) {
-    ({ text: textValue, rel: where } = readWorkspaceFile(input, raw, workspace, 'a resource spec'));
-  }
-  // Only a run that has a resource spec loads the YAML parser.
-  const { parse: parseYaml } = await import('yaml');
-  let doc: unknown;
-  try {
-    doc = parseYaml(textValue);
-  } catch (error) {
-    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
-    throw new InputError(
-      input,
-      `${where} is not valid YAML or JSON${line ? ` (line ${line})` : ''}; give a mapping of ResourceSpec fields.`,
-    );
-  }
+  const { doc, where } = await readDocument(input, raw, workspace, {
+    what: 'a resource spec',
+    inline: 'inline',
+    form: 'give a mapping of ResourceSpec fields',
+  });
   const parsed = ResourceSpec.safeParse(doc);
   if (parsed.success) return parsed.data;
   const mistakes = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc));
@@ -49,15 +37,10 @@ function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string[] {
   const path = issue.path.filter((p) => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeys(path);
-    return issue.keys.map((key) => {
-      const near = nearest(key, known);
-      const hint = !near
-        ? ''
-        : near.likely
-          ? ` (did you mean '${keyPath([...path, near.word])}'?)`
-          : ` (the nearest is '${keyPath([...path, near.word])}')`;
-      return `'${keyPath([...path, key])}' is not a field${hint}`;
-    });
+    return issue.keys.map(
+      (key) =>
+        `'${keyPath([...path, key])}' is not a field${nearestHint(key, known, (near) => keyPath([...path, near]))}`,
+    );
   }
   const where = path.length ? `'${keyPath(path)}'` : 'the document';
   if (issue.code === 'invalid_type') {

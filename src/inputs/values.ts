@@ -145,12 +145,13 @@ export const tokenId = z
   });
 
 /**
- * A value as an error message may quote it: whole, or not at all. A cut one would get past masking, which matches
- * whole values only (a secret pasted into the wrong input must not leak its first characters).
+ * A value as an error message may quote it: whole (up to `max` characters, on one line), or not at all. A cut one
+ * would get past masking, which matches whole values only (a secret pasted into the wrong input must not leak its
+ * first characters).
  */
-export function shown(value: unknown): string {
+export function shown(value: unknown, max = 40): string {
   const v = String(value);
-  return v.length <= 40 && !/[\r\n]/.test(v)
+  return v.length <= max && !/[\r\n]/.test(v)
     ? JSON.stringify(v)
     : `the value (${v.length} characters)`;
 }

@@ -1,4 +1,5 @@
-// An input's `@path`: a YAML or JSON file of the workspace (resource-spec, deployments), read with care.
+// An input holding a YAML or JSON document (resource-spec, deployments): inline, or `@path` to a file of the
+// workspace, read with care.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
@@ -7,11 +8,39 @@ import { InputError } from '../core/errors.ts';
 const MAX_BYTES = 1024 * 1024;
 
 /**
+ * The document `raw` holds, inline or in the file `@path` names (readWorkspaceFile), parsed as YAML (JSON is YAML),
+ * and where it came from for messages: `inline` for an inline one, else the file's path. Text that does not parse
+ * is an InputError naming its line and `form`, what to give instead.
+ */
+export async function readDocument(
+  input: string,
+  raw: string,
+  workspace: string,
+  names: { what: string; inline: string; form: string },
+): Promise<{ doc: unknown; where: string }> {
+  let text = raw;
+  let where = names.inline;
+  if (raw.startsWith('@'))
+    ({ text, rel: where } = readWorkspaceFile(input, raw, workspace, names.what));
+  // Only a run that has such an input loads the YAML parser.
+  const { parse } = await import('yaml');
+  try {
+    return { doc: parse(text), where };
+  } catch (error) {
+    const line = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new InputError(
+      input,
+      `${where} is not valid YAML or JSON${line ? ` (line ${line})` : ''}; ${names.form}.`,
+    );
+  }
+}
+
+/**
  * A file named `@path` inside the workspace: the real path (symlinks resolved) must stay inside the workspace and
  * be a regular file under MAX_BYTES, checked on the open file itself before reading, so a symlink swapped in
  * meanwhile, a FIFO or a device cannot be read or make the step hang.
  */
-export function readWorkspaceFile(
+function readWorkspaceFile(
   input: string,
   raw: string,
   root: string,

@@ -1,5 +1,6 @@
 import type { Logger } from '../core/logger.ts';
 import { type Call, listDeployments } from './calls.ts';
+import type { Excerpt } from '../core/sinks.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
 import type { DeadlineError, HttpError, NetworkError } from './errors.ts';
 import { backoffMs, mayResend, type Pace } from './retry.ts';
@@ -44,6 +45,11 @@ export class ServiceClient {
   /** The tenant the requests name (tenant-id), if any. */
   get tenantId(): string | undefined {
     return this.http.tenantId;
+  }
+
+  /** The service's text as a message may quote it: one line, redacted, and only then cut to `max`. */
+  get excerpt(): Excerpt {
+    return this.http.excerpt;
   }
 
   /** How much status polling should stretch its gaps while the service rate-limits. */

@@ -100,6 +100,11 @@ export class ServiceHttp {
     return this.settings.tenantId;
   }
 
+  /** The sinks' excerpt (HttpSettings.excerpt), for the layers above that quote the service's data. */
+  get excerpt(): Excerpt {
+    return this.settings.excerpt;
+  }
+
   /**
    * One call, retried as its policy allows for as long as the deadline and the patience allow: not a fixed number
    * of attempts, so a busy or restarting service costs time, not a red build.

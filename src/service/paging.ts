@@ -14,7 +14,7 @@ const MAX_LISTED_BYTES = 32 * 1024 * 1024;
  * Every resource of a paged listing, page by page, each once. Ends at the first empty page: a shorter page than the
  * limit does not end it, as a server may cap its pages below the limit asked for. A listing that does not advance
  * (same offset back, or a page of ids already seen) is an error, not a loop; so is one with more than MAX_LISTED
- * resources or MAX_LISTED_BYTES of them (as JSON), where `narrow` says what to do.
+ * resources or MAX_LISTED_BYTES of them (as JSON), or more than MAX_PAGES pages, where `narrow` says what to do.
  */
 export async function* allPages<T extends { id: string }>(
   label: string,
@@ -51,7 +51,7 @@ export async function* allPages<T extends { id: string }>(
     }
     if (requests >= MAX_PAGES) {
       throw new ResponseError(
-        `${label} still had more pages after ${MAX_PAGES} requests (${seen.size} resources): stopped. Narrow the name.`,
+        `${label} still had more pages after ${MAX_PAGES} requests (${seen.size} resources): stopped; nothing was written. ${narrow}`,
       );
     }
     offset = next;

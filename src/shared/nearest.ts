@@ -29,7 +29,7 @@ function editDistance(a: string, b: string): number {
  * The candidate nearest to `word` (case-insensitive; the first of equals), and whether it is near enough to be the
  * word meant: at most a third of its letters (and at least one) changed.
  */
-export function nearest(
+function nearest(
   word: string,
   candidates: readonly string[],
 ): { word: string; likely: boolean } | undefined {
@@ -41,4 +41,20 @@ export function nearest(
   if (!best) return undefined;
   const likely = best.distance <= Math.max(1, Math.floor(best.word.length / 3));
   return { word: best.word, likely };
+}
+
+/**
+ * The hint after a word that is not known, naming the candidate nearest to it as `show` writes it: " (did you mean
+ * 'x'?)" when it is likely the word meant, else " (the nearest is 'x')"; empty without candidates.
+ */
+export function nearestHint(
+  word: string,
+  candidates: readonly string[],
+  show: (candidate: string) => string = (candidate) => candidate,
+): string {
+  const near = nearest(word, candidates);
+  if (!near) return '';
+  return near.likely
+    ? ` (did you mean '${show(near.word)}'?)`
+    : ` (the nearest is '${show(near.word)}')`;
 }

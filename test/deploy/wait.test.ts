@@ -51,6 +51,23 @@ describe('the wait', () => {
     expect(watch.endedAt).toBe(start + 1500);
   });
 
+  it('a status read the deadline cuts ends the run timed-out, naming the last status, not failed', async () => {
+    const { sim } = world;
+    sim.addDeployment({ name: 'my-agent' });
+    sim.timelines.push([{ status: 'BUILDING' }]);
+    // Reads answer until 1.5 s in; the read on the 2 s deadline gets no answer before the request is cut.
+    sim.fault({ method: 'GET', path: /\/revisions\//, hang: true, fromMs: 1500, times: 5 });
+
+    const run = await runInProcess(world, {
+      inputs: codehost('my-agent', { timeout: '2s', 'poll-interval': '1s' }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ result: 'timed-out', 'revision-status': 'BUILDING' });
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain('BUILDING');
+  });
+
   it('answers cancelled when the job is cancelled, keeping what it saw', async () => {
     const controller = new AbortController();
     const start = world.clock.now();

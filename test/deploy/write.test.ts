@@ -470,6 +470,33 @@ describe('a write answered by another change', () => {
     expect(sim.requestsTo('GET', /\/revisions\//)).toEqual([]);
     expect(newRevisions(dep.id)).toBe(2);
   });
+
+  it("another change's long ref that holds a secret is quoted cut only after redaction: no piece of the secret shows", async () => {
+    const { sim } = ctx;
+    const secret = 'Sv4Tq8Wm2Xr6Lp9Zk3Hn7Jd1Bf5Gc0Ye2Ua8Mi4Qw';
+    sim.addDeployment({ name: 'my-agent' });
+    // Quoted whole, the ref is over 80 characters: a cut before redaction would keep the secret's first 19.
+    sim.fault({
+      method: 'PATCH',
+      concurrent: {
+        when: 'after',
+        source_revision_config: { repo_ref: `${'r'.repeat(60)}${secret}` },
+      },
+    });
+
+    const run = await runInProcess(ctx, {
+      inputs: codehost('my-agent', { 'repo-ref': 'feature', secrets: `AGENT_SECRET=${secret}` }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.errors[0]).toContain(`which carries repo_ref '${'r'.repeat(60)}***'`);
+    const sinks = [
+      ...run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')),
+      ...run.errors,
+      run.summary,
+    ];
+    for (const sink of sinks) expect(sink).not.toContain(secret.slice(0, 8));
+  });
 });
 
 describe('newer and older revisions by created_at', () => {
