@@ -419,6 +419,21 @@ describe('verify-url: where the check goes is never the service’s choice, and 
     expect(far.requests).toEqual([]);
   });
 
+  it('a path resolves against custom_url as read before the write, not as answered after it', async () => {
+    const { service } = ctx;
+    service.customUrl = near.url;
+    service.on('patch', () => {
+      service.customUrl = far.url;
+      return undefined;
+    });
+
+    const run = await deployHostile({ 'verify-url': '/health' });
+
+    expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
+    expect(near.requests.map((r) => r.path)).toContain('/health');
+    expect(far.requests).toEqual([]);
+  });
+
   it('an answer is shown as its status and length only; a query only as ?…', async () => {
     const said = `agent-said-this ${'x'.repeat(100)} ${SECRET} ${API_KEY} ${PAYLOADS.join(' ')}`;
     near.script = [

@@ -239,33 +239,6 @@ describe('deployments', () => {
     });
     expect(none.body.latest_revision_id).toBe(r.body.latest_revision_id);
   });
-
-  it('redeploys the same revision through a new timeline, or a new revision', async () => {
-    const d = sim.addDeployment({ name: 'agent-e' });
-    const first = d.latest_revision_id!;
-    sim.addRevision(d.id, [{ status: 'DEPLOYED' }], { repo_ref: 'next' });
-    sim.timelines.push([{ status: 'DEPLOYING', ms: 20 }, { status: 'DEPLOYED' }]);
-    const r = await call('POST', `/v2/deployments/${d.id}/revisions/${first}/redeploy`);
-    expect(r.status).toBe(200);
-    expect(r.body.latest_revision_id).toBe(first);
-    expect(r.body.source_revision_config.repo_ref).toBe('main');
-    expect(await revisionStatus(d.id, first)).toBe('DEPLOYING');
-    await waitFor(async () =>
-      (await readDeployment(d.id)).active_revision_id === first ? 1 : undefined,
-    );
-
-    sim.redeployMode = 'new-revision';
-    const n = await call('POST', `/v2/deployments/${d.id}/revisions/${first}/redeploy`);
-    expect(n.body.latest_revision_id).not.toBe(first);
-    expect(
-      sim.revision(d.id, n.body.latest_revision_id)!.source_revision_config.repo_commit_sha,
-    ).toBe(sim.revision(d.id, first)!.source_revision_config.repo_commit_sha);
-    const missing = await call('POST', `/v2/deployments/${d.id}/revisions/${MISSING}/redeploy`);
-    expect(missing).toMatchObject({
-      status: 404,
-      body: { detail: `Revision ID ${MISSING} not found.` },
-    });
-  });
 });
 
 describe('faults', () => {
@@ -604,6 +577,35 @@ describe('on a fake clock', () => {
     expect(fake.deployment(dep.id)!.active_revision_id).toBeNull();
     await clock.sleep(1);
     expect(fake.deployment(dep.id)!.active_revision_id).toBe(dep.latest_revision_id);
+  });
+
+  // On the clock: DEPLOYING holds until the test moves time, whatever the machine's load (20 ms of real time did not).
+  it('redeploys the same revision through a new timeline, or a new revision', async () => {
+    const d = fake.addDeployment({ name: 'agent-e' });
+    const first = d.latest_revision_id!;
+    fake.addRevision(d.id, [{ status: 'DEPLOYED' }], { repo_ref: 'next' });
+    fake.timelines.push([{ status: 'DEPLOYING', ms: 20 }, { status: 'DEPLOYED' }]);
+    const r = await send('POST', `/v2/deployments/${d.id}/revisions/${first}/redeploy`);
+    expect(r.status).toBe(200);
+    expect(r.body.latest_revision_id).toBe(first);
+    expect(r.body.source_revision_config.repo_ref).toBe('main');
+    expect((await revisionOf(r.body)).body.status).toBe('DEPLOYING');
+    expect(await activeOf(d.id)).not.toBe(first);
+    await clock.sleep(20);
+    expect((await revisionOf(r.body)).body.status).toBe('DEPLOYED');
+    expect(await activeOf(d.id)).toBe(first);
+
+    fake.redeployMode = 'new-revision';
+    const n = await send('POST', `/v2/deployments/${d.id}/revisions/${first}/redeploy`);
+    expect(n.body.latest_revision_id).not.toBe(first);
+    expect(
+      fake.revision(d.id, n.body.latest_revision_id)!.source_revision_config.repo_commit_sha,
+    ).toBe(fake.revision(d.id, first)!.source_revision_config.repo_commit_sha);
+    const missing = await send('POST', `/v2/deployments/${d.id}/revisions/${MISSING}/redeploy`);
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { detail: `Revision ID ${MISSING} not found.` },
+    });
   });
 
   it('keeps a new revision from reads for revisionVisibleAfterMs of the clock', async () => {

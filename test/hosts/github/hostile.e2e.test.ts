@@ -1,13 +1,13 @@
 // Issues 9 and 17 through the bundled action, as the runner runs it: one hostile run per kind of sink (the job log
 // with its commands, the GITHUB_OUTPUT file, the step summary file, the GitHub API bodies), the bounds measured on
-// the child process (peak resident memory, the time of a worst-case page), and each of issue 17's fixes once. Every
-// run goes through the same checks (expectSafe); test/core/hostile.test.ts runs the rest of the suite in-process.
+// the child process (peak resident memory, the time of a worst-case page), and issue 17's fixes to the inputs once.
+// Every run goes through the same checks (expectSafe); test/core/hostile.test.ts runs the rest of the suite
+// in-process (where verify-url goes among it: a core rule, which needs no runner).
 // Each test has its own fakes, so the tests run at once.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ActionRun, runAction } from '../../helpers/action.ts';
-import { FakeAgent } from '../../helpers/agent.ts';
 import { FakeGitHub } from '../../helpers/github.ts';
 import {
   endlessBody,
@@ -187,27 +187,6 @@ describe.concurrent('bounds, on the child process', () => {
 });
 
 describe.concurrent('inputs that would publish, or rewrite what is deployed or where', () => {
-  it('verify-url: a path resolves against custom_url as read before the write, not as answered after it', () =>
-    withFakes(async (fakes) => {
-      const { service } = fakes;
-      const [near, far] = await Promise.all([FakeAgent.start(), FakeAgent.start()]);
-      try {
-        service.customUrl = near.url;
-        service.on('patch', () => {
-          service.customUrl = far.url;
-          return undefined;
-        });
-
-        const run = await deployHostile(fakes, { 'verify-url': '/health' });
-
-        expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
-        expect(near.requests.map((r) => r.path)).toContain('/health');
-        expect(far.requests).toEqual([]);
-      } finally {
-        await Promise.all([near.close(), far.close()]);
-      }
-    }));
-
   it('pull_request_target gives no default repo-ref: an explicit one is required, before any request', () =>
     withFakes(async (fakes) => {
       const run = await deployHostile(
