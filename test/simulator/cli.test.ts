@@ -161,14 +161,9 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
   });
 
   it('--fail-deploy --slow-build: a build of the given length, then DEPLOY_FAILED', async () => {
-    const { url, banner, stop } = await startCli([
-      '--fail-deploy',
-      '--slow-build',
-      '0.3',
-      '--quiet',
-    ]);
+    const { url, banner, stop } = await startCli(['--fail-deploy', '--slow-build', '1', '--quiet']);
     try {
-      expect(banner).toContain('BUILDING 0.3 s → DEPLOYING 0.06 s → DEPLOY_FAILED');
+      expect(banner).toContain('BUILDING 1 s → DEPLOYING 0.06 s → DEPLOY_FAILED');
       const { seen } = await createAndWatch(url, {}, 'DEPLOY_FAILED');
       expect(seen).toContain('BUILDING');
       expect(seen).not.toContain('DEPLOYED');
