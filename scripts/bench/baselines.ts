@@ -27,6 +27,15 @@ const PARTS = {
       'core.debug(JSON.stringify(Inputs.parse({ timeout: given || undefined })));',
     ].join('\n'),
   },
+  // The light API the action uses (src/shared/zod.ts), English messages included: the floor of the action's choice.
+  zodMini: {
+    imports: "import { en } from 'zod/locales';\nimport * as zm from 'zod/mini';",
+    use: [
+      'zm.config(en());',
+      "const InputsMini = zm.object({ timeout: zm._default(zm.string().check(zm.regex(/^\\d+m$/)), '30m'), wait: zm._default(zm.enum(['true', 'false']), 'true') });",
+      'core.debug(JSON.stringify(InputsMini.parse({ timeout: given || undefined })));',
+    ].join('\n'),
+  },
   http: {
     imports: "import { HttpClient } from '@actions/http-client';",
     use: "new HttpClient('bench').dispose();",
@@ -37,6 +46,7 @@ const BASELINES: { name: string; parts: (keyof typeof PARTS)[] }[] = [
   { name: CORE, parts: ['core'] },
   { name: CORE_ZOD, parts: ['core', 'zod'] },
   { name: `${CORE_ZOD} + http-client`, parts: ['core', 'zod', 'http'] },
+  { name: `${CORE} + zod/mini`, parts: ['core', 'zodMini'] },
 ];
 
 export interface Baseline {

@@ -1,5 +1,5 @@
 // Every input read and checked once, before anything is sent; each command then takes the settings it needs.
-import type { z } from 'zod';
+import * as z from '../shared/zod.ts';
 import type { HostContext } from '../core/host.ts';
 import { INTEGRATION_KINDS } from '../service/calls.ts';
 import { DEPLOYMENT_TYPES, REVISION_SOURCES, SOURCES } from '../service/schemas.ts';
@@ -70,26 +70,26 @@ export async function readInputs(
     const value = read(name).trim();
     return value === '' ? undefined : value;
   };
-  const one = <T>(name: string, schema: z.ZodType<T>): T => {
+  const one = <T>(name: string, schema: z.ZodMiniType<T>): T => {
     const result = schema.safeParse(text(name));
     if (!result.success)
       throw new InputError(name, result.error.issues[0]?.message ?? 'invalid value');
     return result.data;
   };
 
-  const command = one('command', oneOf(commands).default('deploy'));
+  const command = one('command', z._default(oneOf(commands), 'deploy'));
   // Before base-url and api-key: a fork's run has no secrets, and what to fix then is not the key.
   const preview = previewOf(
     command,
     {
-      wanted: one('preview', bool.default(false)),
+      wanted: one('preview', z._default(bool, false)),
       template: text('preview-name'),
       name: text('name'),
       deploymentId: text('deployment-id'),
     },
     context,
   );
-  const baseUrl = one('base-url', required('base-url').pipe(serviceUrl));
+  const baseUrl = one('base-url', z.pipe(required('base-url'), serviceUrl));
   const apiKey = one('api-key', required('api-key'));
   if (/\s/.test(apiKey))
     throw new InputError(
@@ -99,14 +99,14 @@ export async function readInputs(
   const common: CommonSettings = {
     baseUrl,
     apiKey,
-    tenantId: one('tenant-id', uuid.optional()),
-    timeoutMs: one('timeout', duration.default(30 * 60_000)),
-    dryRun: one('dry-run', bool.default(false)),
+    tenantId: one('tenant-id', z.optional(uuid)),
+    timeoutMs: one('timeout', z._default(duration, 30 * 60_000)),
+    dryRun: one('dry-run', z._default(bool, false)),
     secrets: parseSecrets(text('secrets')),
     // A preview's defaults: a GitHub Deployment in environment `preview`, and the comment (action.yml leaves
     // pr-comment empty so that a false given can be told from the default).
     environment: text('environment') ?? (preview ? 'preview' : undefined),
-    prComment: one('pr-comment', bool.optional()) ?? preview !== undefined,
+    prComment: one('pr-comment', z.optional(bool)) ?? preview !== undefined,
     preview,
   };
   if (common.timeoutMs > MAX_TIMEOUT_MS)
@@ -116,34 +116,34 @@ export async function readInputs(
     );
 
   const imageUri = text('image-uri');
-  const sourceInput = one('source', oneOf(SOURCES).optional());
-  const pollIntervalMs = one('poll-interval', duration.default(10_000));
-  const verify = one('verify-url', verifyUrl.optional());
+  const sourceInput = one('source', z.optional(oneOf(SOURCES)));
+  const pollIntervalMs = one('poll-interval', z._default(duration, 10_000));
+  const verify = one('verify-url', z.optional(verifyUrl));
   // Checked whether or not verify-url is given: a mistake in it is named now, not when someone adds verify-url.
-  const verifyTimeoutMs = one('verify-timeout', duration.default(120_000));
+  const verifyTimeoutMs = one('verify-timeout', z._default(duration, 120_000));
   const follow: FollowSettings = {
-    wait: one('wait', bool.default(true)),
+    wait: one('wait', z._default(bool, true)),
     // A gap longer than the whole wait would only skip the last read.
     pollIntervalMs: Math.min(pollIntervalMs, common.timeoutMs),
-    stuckAfterMs: one('stuck-after', duration.default(10 * 60_000)),
-    allowSkipped: one('allow-skipped', bool.default(false)),
-    rollbackOnFailure: one('rollback-on-failure', bool.default(false)),
+    stuckAfterMs: one('stuck-after', z._default(duration, 10 * 60_000)),
+    allowSkipped: one('allow-skipped', z._default(bool, false)),
+    rollbackOnFailure: one('rollback-on-failure', z._default(bool, false)),
     verify: verify ? { url: verify, timeoutMs: verifyTimeoutMs } : undefined,
   };
   const deploy: Inputs['deploy'] = {
-    create: one('create', createMode.default(true)),
+    create: one('create', z._default(createMode, true)),
     source: sourceInput ?? (imageUri ? 'external_docker' : 'codehost'),
     sourceGiven: sourceInput !== undefined,
-    revisionSource: one('revision-source', oneOf(REVISION_SOURCES).optional()),
+    revisionSource: one('revision-source', z.optional(oneOf(REVISION_SOURCES))),
     repoRef: text('repo-ref') ?? (preview && context.change?.headRef) ?? context.ref,
     imageUri,
     graphConfigPath: text('graph-config-path'),
     sourceTarballPath: text('source-tarball-path'),
-    integrationId: one('integration-id', uuid.optional()),
-    integrationKind: one('integration-kind', oneOf(INTEGRATION_KINDS).default('codehost')),
-    repoUrl: one('repo-url', repoUrl.optional()),
-    deploymentType: one('deployment-type', oneOf(DEPLOYMENT_TYPES).optional()),
-    buildOnPush: one('build-on-push', bool.optional()),
+    integrationId: one('integration-id', z.optional(uuid)),
+    integrationKind: one('integration-kind', z._default(oneOf(INTEGRATION_KINDS), 'codehost')),
+    repoUrl: one('repo-url', z.optional(repoUrl)),
+    deploymentType: one('deployment-type', z.optional(oneOf(DEPLOYMENT_TYPES))),
+    buildOnPush: one('build-on-push', z.optional(bool)),
     customUrl: text('custom-url'),
     installCommand: text('install-command'),
     buildCommand: text('build-command'),
@@ -159,20 +159,20 @@ export async function readInputs(
     follow,
     deploy,
     name: text('name'),
-    deploymentId: one('deployment-id', uuid.optional()),
-    revisionId: one('revision-id', uuid.optional()),
-    tokenId: one('token-id', tokenIdValue.optional()),
+    deploymentId: one('deployment-id', z.optional(uuid)),
+    revisionId: one('revision-id', z.optional(uuid)),
+    tokenId: one('token-id', z.optional(tokenIdValue)),
     from: text('from'),
     repoRefGiven: text('repo-ref') !== undefined,
     metadata: given({
       provider_account_label: text('provider-account-label'),
-      is_default: one('is-default', bool.optional()),
+      is_default: one('is-default', z.optional(bool)),
     }),
     untrustedHead: context.untrustedHead,
     deployments: text('deployments'),
     // Checked whether or not deployments is given, like verify-timeout.
-    maxParallel: one('max-parallel', between(1, 16).default(4)),
-    failFast: one('fail-fast', bool.default(false)),
+    maxParallel: one('max-parallel', z._default(between(1, 16), 4)),
+    failFast: one('fail-fast', z._default(bool, false)),
   };
 }
 

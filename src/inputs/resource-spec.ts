@@ -1,5 +1,5 @@
 // The resource-spec input: YAML or JSON inline, or @path to a file of the workspace, read with care.
-import { z } from 'zod';
+import * as z from '../shared/zod.ts';
 import { ResourceSpec } from '../service/schemas.ts';
 import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
@@ -46,7 +46,7 @@ function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string[] {
   if (issue.code === 'invalid_type') {
     const value = valueAt(doc, path);
     // A whole number is checked as a number first: the schema says which it wants.
-    const wanted = schemaAt(path)?.isInt ? 'int' : issue.expected;
+    const wanted = isInt(schemaAt(path)) ? 'int' : issue.expected;
     const expected = EXPECTED[wanted] ?? wanted;
     if (value === undefined) return [`${where} is missing (it needs ${expected})`];
     return [`${where} must be ${expected}, not ${kindOf(value)}`];
@@ -101,24 +101,30 @@ function valueAt(doc: unknown, path: readonly PropertyKey[]): unknown {
 /** The keys the ResourceSpec schema knows at `path` (inside lists and optional values); none where it knows none. */
 function knownKeys(path: readonly PropertyKey[]): string[] {
   const schema = schemaAt(path);
-  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  return schema instanceof z.ZodMiniObject ? Object.keys(schema.shape) : [];
+}
+
+function isInt(schema: z.ZodMiniType | undefined): boolean {
+  return schema instanceof z.ZodMiniNumberFormat && schema._zod.def.format === 'safeint';
 }
 
 /** The schema of the value at `path`, through the optional, nullable and lazy wrappers; undefined off the schema. */
-function schemaAt(path: readonly PropertyKey[]): (z.ZodType & { isInt?: boolean }) | undefined {
-  let schema: z.ZodType = ResourceSpec;
+function schemaAt(path: readonly PropertyKey[]): z.ZodMiniType | undefined {
+  let schema: z.ZodMiniType = ResourceSpec;
   for (const key of [...path, undefined]) {
     while (
-      schema instanceof z.ZodLazy ||
-      schema instanceof z.ZodOptional ||
-      schema instanceof z.ZodNullable
+      schema instanceof z.ZodMiniLazy ||
+      schema instanceof z.ZodMiniOptional ||
+      schema instanceof z.ZodMiniNullable
     )
-      schema = schema.unwrap() as z.ZodType;
+      schema = (
+        schema instanceof z.ZodMiniLazy ? schema._zod.innerType : schema._zod.def.innerType
+      ) as z.ZodMiniType;
     if (key === undefined) break;
-    if (schema instanceof z.ZodArray && typeof key === 'number')
-      schema = schema.element as z.ZodType;
-    else if (schema instanceof z.ZodObject && typeof key === 'string' && key in schema.shape)
-      schema = schema.shape[key] as z.ZodType;
+    if (schema instanceof z.ZodMiniArray && typeof key === 'number')
+      schema = schema.def.element as z.ZodMiniType;
+    else if (schema instanceof z.ZodMiniObject && typeof key === 'string' && key in schema.shape)
+      schema = schema.shape[key] as z.ZodMiniType;
     else return undefined;
   }
   return schema;

@@ -1,5 +1,5 @@
 // The secrets and secret-references inputs: lines or JSON, names checked, values never quoted.
-import { z } from 'zod';
+import * as z from '../shared/zod.ts';
 import { type Secret, SecretReference } from '../service/schemas.ts';
 import { InputError } from '../core/errors.ts';
 import { shown } from './values.ts';
@@ -52,7 +52,7 @@ export function parseSecretReferences(raw: string | undefined): SecretReference[
       raw,
       'a JSON array of {"name","secret_name","secret_key"} or NAME=secret_name/secret_key lines',
     );
-    const parsed = z.array(SecretReference.strict()).safeParse(json);
+    const parsed = z.array(z.strictObject(SecretReference.shape)).safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new InputError(

@@ -1,6 +1,6 @@
 // One description of each call of the service interface (numbered as there): the client sends it, and a dry run
 // prints it, so what is planned and what is sent can never drift apart.
-import { z } from 'zod';
+import * as z from '../shared/zod.ts';
 import type { RetryPolicy } from './retry.ts';
 import {
   type CreateDeploymentBody,
@@ -20,7 +20,7 @@ export interface Call<T> {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   retry: RetryPolicy;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   /** What a 404 means when the path holds an id; without one, a 404 means base-url does not lead to the API. */
   notFound?: string;
   /** The deployments an answer shows, for whoever watches their status (ServiceClient's observer). */

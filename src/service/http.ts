@@ -1,6 +1,6 @@
 import { withoutTrailingSlashes } from '../shared/url.ts';
 import type { IncomingMessage } from 'node:http';
-import type { z } from 'zod';
+import type * as z from '../shared/zod.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { redactDeep } from '../shared/redact.ts';
@@ -308,7 +308,7 @@ function parseBody<T>(
   headers: IncomingMessage['headers'],
   text: string,
   excerpt: Excerpt,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
 ): T {
   let json: unknown;
   try {

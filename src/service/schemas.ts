@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../shared/zod.ts';
 
 // Responses: lenient to extra fields (z.object strips nothing we later re-send, and we never re-send a response),
 // strict on the fields we read.
@@ -33,27 +33,27 @@ export type SecretReference = z.infer<typeof SecretReference>;
  * them at start-up would only delay that request.
  */
 function build() {
-  const str = z.string().nullish();
+  const str = z.nullish(z.string());
   /** Ids the interface types as uuids are checked as such: they go into paths, outputs and links. */
-  const uuid = z.string().regex(UUID, { message: 'not a uuid' });
+  const uuid = z.string().check(z.regex(UUID, { message: 'not a uuid' }));
   /** Any status string (an unknown one is waited through), but not an essay. */
-  const status = z.string().max(100);
-  const num = z.number().nullish();
-  const int = z.number().int().nullish();
-  const looseObject = z.record(z.string(), z.unknown()).nullish();
-  const stringArray = z.array(z.string()).nullish();
+  const status = z.string().check(z.maxLength(100));
+  const num = z.nullish(z.number());
+  const int = z.nullish(z.int());
+  const looseObject = z.nullish(z.record(z.string(), z.unknown()));
+  const stringArray = z.nullish(z.array(z.string()));
 
   // Kubernetes quantities are strings on the wire; YAML's `cpu: 1` is a number, so it is taken and sent as "1".
-  const quantities = z
-    .record(z.string(), z.union([z.string(), z.number().transform(String)]))
-    .nullish();
+  const quantities = z.nullish(
+    z.record(z.string(), z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
+  );
 
   const VolumeMount = z.strictObject({
     name: z.string(),
     mountPath: z.string(),
     subPath: str,
     mountPropagation: str,
-    readOnly: z.boolean().nullish(),
+    readOnly: z.nullish(z.boolean()),
     subPathExpr: str,
   });
 
@@ -65,12 +65,12 @@ function build() {
     restartPolicy: str,
     command: stringArray,
     args: stringArray,
-    env: z
-      .array(z.strictObject({ name: z.string(), value: str, valueFrom: looseObject }))
-      .nullish(),
-    envFrom: z.array(z.record(z.string(), z.unknown())).nullish(),
-    resources: z.strictObject({ limits: quantities, requests: quantities }).nullish(),
-    volumeMounts: z.array(VolumeMount).nullish(),
+    env: z.nullish(
+      z.array(z.strictObject({ name: z.string(), value: str, valueFrom: looseObject })),
+    ),
+    envFrom: z.nullish(z.array(z.record(z.string(), z.unknown()))),
+    resources: z.nullish(z.strictObject({ limits: quantities, requests: quantities })),
+    volumeMounts: z.nullish(z.array(VolumeMount)),
     securityContext: looseObject,
   });
 
@@ -119,26 +119,26 @@ function build() {
     db_memory_limit_mb: int,
     db_storage_gi: int,
     db_max_connections: int,
-    labels: z.record(z.string(), z.string()).nullish(),
-    annotations: z.record(z.string(), z.string()).nullish(),
+    labels: z.nullish(z.record(z.string(), z.string())),
+    annotations: z.nullish(z.record(z.string(), z.string())),
     service_account_name: str,
-    image_pull_secrets: z.array(z.strictObject({ name: z.string() })).nullish(),
-    volumes: z.array(Volume).nullish(),
-    volume_mounts: z.array(VolumeMount).nullish(),
-    init_containers: z.array(Container).nullish(),
-    sidecars: z.array(Container).nullish(),
+    image_pull_secrets: z.nullish(z.array(z.strictObject({ name: z.string() }))),
+    volumes: z.nullish(z.array(Volume)),
+    volume_mounts: z.nullish(z.array(VolumeMount)),
+    init_containers: z.nullish(z.array(Container)),
+    sidecars: z.nullish(z.array(Container)),
   });
 
   const SourceConfig = z.object({
     integration_id: str,
     repo_url: str,
     deployment_type: str,
-    build_on_push: z.boolean().nullish(),
+    build_on_push: z.nullish(z.boolean()),
     custom_url: str,
     // Read back as given; its inner shape is the service's business once stored.
     resource_spec: looseObject,
     listener_id: str,
-    listener_config: z.object({ k8s_namespace: str }).nullish(),
+    listener_config: z.nullish(z.object({ k8s_namespace: str })),
     install_command: str,
     build_command: str,
   });
@@ -162,9 +162,9 @@ function build() {
     created_at: z.string(),
     updated_at: z.string(),
     status,
-    latest_revision_id: uuid.nullable(),
-    active_revision_id: uuid.nullable(),
-    secret_references: z.array(SecretReference).nullish(),
+    latest_revision_id: z.nullable(uuid),
+    active_revision_id: z.nullable(uuid),
+    secret_references: z.nullish(z.array(SecretReference)),
     image_version: str,
   });
 
@@ -181,7 +181,7 @@ function build() {
     id: uuid,
     compute_type: z.string(),
     compute_id: z.string(),
-    compute_config: z.object({ k8s_namespaces: z.array(z.string()).nullish() }).loose(),
+    compute_config: z.looseObject({ k8s_namespaces: z.nullish(z.array(z.string())) }),
     created_at: z.string(),
     updated_at: z.string(),
     version: str,
@@ -189,7 +189,7 @@ function build() {
 
   const Repository = z.object({
     host_integration_id: uuid,
-    id: z.number().int(),
+    id: z.int(),
     name: z.string(),
     owner: z.string(),
     url: z.string(),
@@ -202,9 +202,9 @@ function build() {
     created_at: z.string(),
     updated_at: z.string(),
     provider_account_label: str,
-    scopes: z.array(z.unknown()).nullish(),
+    scopes: z.nullish(z.array(z.unknown())),
     expires_at: str,
-    is_default: z.boolean().nullish(),
+    is_default: z.nullish(z.boolean()),
   });
 
   /** FastAPI error bodies: `{"detail": "text"}` or `{"detail": [{"loc", "msg", "type"}]}`. */
@@ -212,9 +212,10 @@ function build() {
     detail: z.union([
       z.string(),
       z.array(
-        z
-          .object({ loc: z.array(z.union([z.string(), z.number()])).optional(), msg: z.string() })
-          .loose(),
+        z.looseObject({
+          loc: z.optional(z.array(z.union([z.string(), z.number()]))),
+          msg: z.string(),
+        }),
       ),
     ]),
   });
@@ -247,8 +248,8 @@ export type Token = z.infer<typeof Token>;
 /** FastAPI error bodies: `{"detail": "text"}` or `{"detail": [{"loc", "msg", "type"}]}`. */
 export const ErrorBody = z.lazy(() => schemas().ErrorBody);
 
-export const page = <T extends z.ZodType>(item: T) =>
-  z.lazy(() => z.object({ resources: z.array(item), offset: z.number().int() }));
+export const page = <T extends z.ZodMiniType>(item: T) =>
+  z.lazy(() => z.object({ resources: z.array(item), offset: z.int() }));
 export interface Page<T> {
   resources: T[];
   offset: number;

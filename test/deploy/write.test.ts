@@ -122,7 +122,9 @@ describe('the wait', () => {
       'revision-id': sim.deployment(dep.id)!.latest_revision_id!,
     });
     expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toContain('answered with an unexpected body');
+    expect(run.errors[0]).toContain(
+      "answered with an unexpected body: field 'id': Invalid input: expected string, received undefined.",
+    );
     expect(run.errors[0]).toContain('3 answers in a row');
     expect(sim.requestsTo('GET', /\/revisions\//)).toHaveLength(3);
   });

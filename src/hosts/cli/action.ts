@@ -2,12 +2,12 @@
 // src/ in the repository), so the flags, their defaults and --help come from the one table the runner reads too.
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../shared/zod.ts';
 
 const ActionInput = z.object({
   description: z.string(),
-  required: z.boolean().optional(),
-  default: z.string().optional(),
+  required: z.optional(z.boolean()),
+  default: z.optional(z.string()),
 });
 const ActionTable = z.object({
   description: z.string(),

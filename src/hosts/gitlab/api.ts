@@ -2,7 +2,7 @@
 // the GitHub features: each call is made once, bounded in time and size, its answer checked with zod; a failure is
 // a warning naming what the token needs, and the answer is undefined.
 import { withoutTrailingSlashes } from '../../shared/url.ts';
-import type { z } from 'zod';
+import type * as z from '../../shared/zod.ts';
 import type { IntegrationRun } from '../../core/host.ts';
 import { parseJson } from '../../service/json.ts';
 import type { Transport } from '../../service/transport.ts';
@@ -19,7 +19,7 @@ interface GitLabCall<T> {
   /** Under CI_API_V4_URL, query included. */
   path: string;
   body?: unknown;
-  answer: z.ZodType<T>;
+  answer: z.ZodMiniType<T>;
 }
 
 export class GitLabApi {

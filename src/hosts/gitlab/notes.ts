@@ -1,7 +1,7 @@
 // One note per deployment on the merge request, found again by the hidden marker the GitHub comment carries too,
 // and only a note the token's own user wrote: a marked note by anyone else (the merge request's author) is never
 // touched. When the notes or the user cannot be read, nothing is written: a blind create could duplicate.
-import { z } from 'zod';
+import * as z from '../../shared/zod.ts';
 import { commentMarker } from '../github/comment.ts';
 import type { CallLimits } from '../github/api.ts';
 import type { GitLabApi } from './api.ts';
@@ -11,12 +11,12 @@ const PER_PAGE = 100;
 const MAX_PAGES = 50;
 
 const Note = z.object({
-  id: z.number().int(),
+  id: z.int(),
   body: z.string(),
-  system: z.boolean().optional(),
-  author: z.object({ id: z.number().int() }).nullish(),
+  system: z.optional(z.boolean()),
+  author: z.nullish(z.object({ id: z.int() })),
 });
-const User = z.object({ id: z.number().int() });
+const User = z.object({ id: z.int() });
 type Note = z.infer<typeof Note>;
 
 interface NoteTarget {
