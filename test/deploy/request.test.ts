@@ -3,14 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runInProcess, useWorld } from '../helpers/run.ts';
-import { baseInputs, codehostInputs, INTEGRATION } from '../helpers/setup.ts';
+import { baseInputs, codehostInputs, dockerInputs, IMAGE, INTEGRATION } from '../helpers/setup.ts';
 
 const world = useWorld();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
   codehostInputs(world.sim, name, extra);
-const IMAGE = 'registry.example/edge-agent:v2';
 const docker = (name: string, extra: Record<string, string> = {}) =>
-  baseInputs(world.sim, { name, 'image-uri': IMAGE, ...extra });
+  dockerInputs(world.sim, name, extra);
 
 describe('request mapping', () => {
   const refs = [

@@ -2,14 +2,13 @@
 // the repository the integration lists for the workflow's own.
 import { describe, expect, it } from 'vitest';
 import { runInProcess, useWorld } from '../helpers/run.ts';
-import { baseInputs, codehostInputs, INTEGRATION } from '../helpers/setup.ts';
+import { codehostInputs, dockerInputs, IMAGE, INTEGRATION } from '../helpers/setup.ts';
 
 const world = useWorld();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
   codehostInputs(world.sim, name, extra);
-const IMAGE = 'registry.example/edge-agent:v2';
 const docker = (name: string, extra: Record<string, string> = {}) =>
-  baseInputs(world.sim, { name, 'image-uri': IMAGE, ...extra });
+  dockerInputs(world.sim, name, extra);
 
 describe('listener', () => {
   it('resolves a compute_id over the list and sends its uuid and the allowed namespace on create', async () => {

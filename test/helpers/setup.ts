@@ -42,3 +42,14 @@ export function codehostInputs(
     ...extra,
   });
 }
+
+export const IMAGE = 'registry.example/edge-agent:v2';
+
+/** An external_docker deploy of `name` from IMAGE. */
+export function dockerInputs(
+  sim: Simulator,
+  name: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return baseInputs(sim, { name, 'image-uri': IMAGE, ...extra });
+}
