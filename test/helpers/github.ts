@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../simulator/server.ts';
 import { Loopback, LoopbackFake, sendJson as send, useFake } from './loopback.ts';
+import type { World } from './run.ts';
 
 /** Recorded like the service simulator records its requests. */
 type GitHubRequest = RecordedRequest;
@@ -191,7 +192,14 @@ function matches(rule: boolean | RegExp, key: string): boolean {
   return rule === true || (rule instanceof RegExp && rule.test(key));
 }
 
-/** One fake GitHub per test file, emptied before each test. */
-export function useGitHub(): { gh: FakeGitHub } {
-  return useFake('gh', () => FakeGitHub.start());
+/**
+ * One fake GitHub per test file, emptied before each test. Given the world (call it after useWorld), time moves while
+ * only it or the simulator holds a request (`hang`).
+ */
+export function useGitHub(world?: World): { gh: FakeGitHub } {
+  return useFake('gh', async () => {
+    const gh = await FakeGitHub.start();
+    world?.holders.push(gh);
+    return gh;
+  });
 }

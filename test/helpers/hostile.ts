@@ -616,7 +616,7 @@ export function pagesForever(service: HostileService, delayMs: number): Handler 
 export function useHostileService(world: World): { service: HostileService } {
   return useFake('service', async () => {
     const service = await HostileService.start(world.clock);
-    world.clock.busy = () => world.transport.inFlight > world.sim.parked + service.parked;
+    world.holders.push(service);
     return service;
   });
 }

@@ -21,6 +21,8 @@ export interface World {
   clock: FakeClock;
   sim: Simulator;
   transport: ReturnType<typeof countingTransport>;
+  /** Fakes besides the simulator that hold requests on purpose: time moves while only they, or it, hold any. */
+  holders: { parked: number }[];
 }
 
 export function useWorld(): World {
@@ -29,8 +31,11 @@ export function useWorld(): World {
     world.clock = new FakeClock();
     world.sim = await Simulator.start({ apiKey: API_KEY, clock: world.clock });
     world.transport = countingTransport();
-    // Time waits while a request is on the wire, unless the simulator is holding it on purpose.
-    world.clock.busy = () => world.transport.inFlight > world.sim.parked;
+    world.holders = [];
+    // Time waits while a request is on the wire, unless the simulator or another fake is holding it on purpose.
+    world.clock.busy = () =>
+      world.transport.inFlight >
+      world.holders.reduce((parked, holder) => parked + holder.parked, world.sim.parked);
   });
   beforeEach(() => world.sim.reset());
   afterAll(async () => {

@@ -2,17 +2,14 @@
 // per item, in environment `<environment>/<name>`, marked as that item starts and ends; one pull request comment for
 // the whole list. The bundle's way to GitHub is integrations.e2e.test.ts's business.
 import { getOctokit } from '@actions/github';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commentMarker } from '../../../src/hosts/github/comment.ts';
 import { useGitHub } from '../../helpers/github.ts';
 import { type InProcessRun, runInProcess, useWorld } from '../../helpers/run.ts';
 import { baseInputs, INTEGRATION } from '../../helpers/setup.ts';
 
 const ctx = useWorld();
-const github = useGitHub();
-beforeAll(() => {
-  ctx.clock.busy = () => ctx.transport.inFlight > ctx.sim.parked + github.gh.parked;
-});
+const github = useGitHub(ctx);
 afterEach(async () => {
   await vi.waitFor(() => expect(github.gh.parked).toBe(0));
 });

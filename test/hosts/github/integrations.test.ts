@@ -2,7 +2,7 @@
 // in-process: the whole run on a fake clock, its integrations talking to a fake GitHub through a real Octokit. That
 // the bundle reaches GitHub at GITHUB_API_URL with the job's token is integrations.e2e.test.ts's business.
 import { getOctokit } from '@actions/github';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../../src/core/logger.ts';
 import { newReport } from '../../../src/core/report.ts';
 import { commentMarker, upsertComment } from '../../../src/hosts/github/comment.ts';
@@ -19,11 +19,7 @@ import {
 import { baseInputs, codehostInputs, INTEGRATION } from '../../helpers/setup.ts';
 
 const ctx = useWorld();
-const github = useGitHub();
-beforeAll(() => {
-  // A request the fake GitHub holds (`hang`) is not work time waits for, like one the simulator holds.
-  ctx.clock.busy = () => ctx.transport.inFlight > ctx.sim.parked + github.gh.parked;
-});
+const github = useGitHub(ctx);
 afterEach(async () => {
   // A held request ends when its socket closes, a moment after the run gave up on it.
   await vi.waitFor(() => expect(github.gh.parked).toBe(0));
