@@ -69,11 +69,12 @@ describe('a list of deployments', () => {
     expect(run.outputs.result).toBe('deployed');
     const all = results(run.outputs);
     expect(Object.keys(all)).toEqual(['agent-a', 'agent-b', 'agent-c']);
-    for (const [name, dep] of [
+    const items = [
       ['agent-a', a],
       ['agent-b', b],
       ['agent-c', c],
-    ] as const) {
+    ] as const;
+    for (const [name, dep] of items) {
       const now = sim.deployment(dep.id)!;
       expect(all[name]).toEqual({
         result: 'deployed',
@@ -94,11 +95,7 @@ describe('a list of deployments', () => {
     expect(summary.match(/^### /gm)).toHaveLength(4);
     expect(summary).toContain('### ✅ Deployed: 3 deployments');
     expect(summary).toContain('| Deployment | Result | Revision | Time | URL |');
-    for (const [name, dep] of [
-      ['agent-a', a],
-      ['agent-b', b],
-      ['agent-c', c],
-    ] as const) {
+    for (const [name, dep] of items) {
       const now = sim.deployment(dep.id)!;
       expect(summary).toContain(`| ${name} | \`deployed\` | \`${now.active_revision_id}\` | `);
       expect(summary).toContain(`### ✅ Deployed: ${name}`);
