@@ -81,7 +81,8 @@ export interface RunReport {
   ok: boolean;
   deployment?: Deployment;
   created: boolean;
-  revisionCreated: boolean;
+  /** Undefined when not known: a write of the run may have been applied, and no read told (revision-created empty). */
+  revisionCreated: boolean | undefined;
   previousRevisionId?: string;
   revisionId?: string;
   revision?: Revision;
