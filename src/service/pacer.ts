@@ -1,7 +1,9 @@
 // One pace for every request of a run, all the deployments of a list included, so that a service's rate limit is
 // met seldom instead of by a burst of requests at once:
 // - a slow start: at first at most 4 requests in flight and 4 a second (in a burst of up to 4), each answer that
-//   comes back well raising both by one, so the first lookups of a list do not all meet the limit together;
+//   comes back well raising both by one, so the first lookups of a list do not all meet the limit together; a
+//   request alone (nothing in flight, nothing waiting: a run of one deployment reads one thing after another) is
+//   not a burst, and goes at once;
 // - after a 429, a token bucket at the rate the service allowed: the one its RateLimit-Policy header tells, else 90%
 //   of the requests it answered well in the second before the 429 (at least half the rate that met it), raised a
 //   little with each answer after (the limit may be higher than what one second showed); a policy alone does not
@@ -133,21 +135,23 @@ export class Pacer {
         continue;
       }
       if (this.inFlight >= this.maxInFlight) break;
-      const ready = Math.max(hold?.until ?? now, this.tokenAt(now));
+      // Before any limit is met, the rate bounds bursts: a lone request (one run's chain of reads) goes at once.
+      const alone = !this.limited && this.inFlight === 0 && this.queue.length === 1;
+      const ready = Math.max(hold?.until ?? now, alone ? now : this.tokenAt(now));
       if (ready > now && now < deadline) {
         this.wakeAt(Math.ceil(Math.min(ready, deadline)));
         waking = true;
         break;
       }
       this.drop(head);
-      head.resolve(this.start(now));
+      head.resolve(this.start(now, alone));
     }
     if (!waking) this.stopTimer();
   }
 
-  private start(now: number): Turn {
+  private start(now: number, alone: boolean): Turn {
     this.refill(now);
-    this.tokens -= 1;
+    this.tokens = alone ? Math.max(0, this.tokens - 1) : this.tokens - 1;
     if (this.left && now < this.left.until) this.left.count--;
     this.inFlight++;
     const number = ++this.started;

@@ -123,6 +123,17 @@ describe('the pacer on its own', () => {
     expect(startedAt).toEqual([t0, t0, t0, t0, t0 + 5000]);
   });
 
+  it('does not slow requests sent one after the other: a run of one deployment reads at once', async () => {
+    const clock = new FakeClock();
+    const t0 = clock.now();
+    const pacer = new Pacer(clock);
+    for (let i = 0; i < 12; i++) {
+      const { turns } = ask(pacer, clock, 1);
+      (await turns[0]!).done(ok);
+    }
+    expect(clock.now()).toBe(t0);
+  });
+
   it('after a 429, starts the calls a hold kept back one by one at the pace, not together', async () => {
     const clock = new FakeClock();
     const t0 = clock.now();
