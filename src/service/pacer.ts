@@ -19,6 +19,7 @@ import { rateLimitOf } from './rate-limit.ts';
 
 /** Requests in flight, and a second, at first. */
 const START = 4;
+/** The most requests in flight that good answers raise the bound to (a list runs at most 16 deployments). */
 const MAX_IN_FLIGHT = 64;
 /** The share of the requests a second that met a 429 that the pace keeps to. */
 const MARGIN = 0.9;
