@@ -107,7 +107,7 @@ describe('the merge request note', () => {
     expect(fakes.gitlab.notesOn('7', 12)).toHaveLength(1);
   });
 
-  it('is one note for a list of deployments, whose outputs (--json, the dotenv report) carry results', async () => {
+  it('is one note for a list of deployments, whose --json carries results (the dotenv report not: JSON has quotes)', async () => {
     const { gitlab } = fakes;
     for (const name of ['agent-a', 'agent-b']) world.sim.addDeployment({ name });
 
@@ -119,7 +119,8 @@ describe('the merge request note', () => {
     expect(run.outputs.result).toBe('deployed');
     const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
     expect(Object.keys(results)).toEqual(['agent-a', 'agent-b']);
-    expect(dotenv(run.outputs).text).toContain(`RESULTS=${run.outputs.results}\n`);
+    expect(dotenv(run.outputs).text).toMatch(/^RESULT=deployed$/m);
+    expect(dotenv(run.outputs).text).not.toContain('RESULTS=');
     const notes = gitlab.notesOn('7', 12);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.body.startsWith('<!-- agent-deploy-action:agent-a, agent-b -->\n')).toBe(true);
