@@ -5,10 +5,13 @@ import { dotenv } from '../../../src/hosts/cli/dotenv.ts';
 import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import {
   GITLAB_TOKEN,
+  gitLabReferences,
   MERGE_REQUEST_VARIABLES,
+  quickActions,
   TOKEN_USER,
   useGitLab,
 } from '../../helpers/gitlab.ts';
+import { htmlFromData } from '../../helpers/hostile-checks.ts';
 import { useWorld } from '../../helpers/run.ts';
 import { baseInputs } from '../../helpers/setup.ts';
 
@@ -97,6 +100,24 @@ describe('the merge request note', () => {
     expect(run.stderr).toContain(
       'warning: No note on merge request !12: CI_API_V4_URL is not https, and GITLAB_TOKEN is not sent in the clear.',
     );
+  });
+
+  it("links no GitLab reference from data: a deployment's name of them all is shown, escaped", async () => {
+    const name = 'agent !12 #12 &5 %"v1" $123 ~label ~"a b" @user ^1 g/p!7';
+    const dep = world.sim.addDeployment({ name });
+
+    const run = await runCliInProcess(world, {
+      inputs: baseInputs(world.sim, { 'deployment-id': dep.id }),
+      env: mergeRequestJob(),
+    });
+
+    expect(run.outputs.result).toBe('deployed');
+    const [note] = fakes.gitlab.notesOn('7', 12);
+    const body = note!.body;
+    expect(body).toContain('agent \\!12 \\#12 \\&5 \\%"v1" \\$123 \\~label');
+    expect(gitLabReferences(body)).toEqual([]);
+    expect(quickActions(body)).toEqual([]);
+    expect(htmlFromData(body, body.slice(0, body.indexOf('\n')))).toEqual([]);
   });
 
   it('is written for a dry run too: the plan on the merge request', async () => {
