@@ -22,6 +22,14 @@ interface FakeNote {
 
 export const GITLAB_TOKEN = 'glpat-test-token-0123456789';
 
+/** What a job of a push to main of acme/agent (project 7) has. */
+export const PUSH_VARIABLES = {
+  GITLAB_CI: 'true',
+  CI_PROJECT_PATH: 'acme/agent',
+  CI_PROJECT_ID: '7',
+  CI_COMMIT_REF_NAME: 'main',
+  CI_PIPELINE_SOURCE: 'push',
+};
 /** What a job of merge request !12's pipeline adds: from branch feature/login of the same project, 7. */
 export const MERGE_REQUEST_VARIABLES = {
   CI_PIPELINE_SOURCE: 'merge_request_event',

@@ -13,6 +13,7 @@ import {
   GITLAB_TOKEN,
   gitLabReferences,
   MERGE_REQUEST_VARIABLES,
+  PUSH_VARIABLES,
   quickActions,
   useGitLab,
 } from '../../helpers/gitlab.ts';
@@ -44,11 +45,7 @@ const victim = () => readFileSync(join(outside, 'victim'), 'utf8');
 
 /** A GitLab CI job of a push to main of acme/agent (project 7), deploying the hostile service's deployment. */
 const pushJob = (): Record<string, string> => ({
-  GITLAB_CI: 'true',
-  CI_PROJECT_PATH: 'acme/agent',
-  CI_PROJECT_ID: '7',
-  CI_COMMIT_REF_NAME: 'main',
-  CI_PIPELINE_SOURCE: 'push',
+  ...PUSH_VARIABLES,
   CI_API_V4_URL: fakes.gitlab.apiUrl,
   AGENT_DEPLOY_BASE_URL: service.url,
   AGENT_DEPLOY_API_KEY: API_KEY,
