@@ -6,6 +6,7 @@ import {
   constants,
   fstatSync,
   ftruncateSync,
+  lstatSync,
   openSync,
   realpathSync,
   writeSync,
@@ -37,10 +38,14 @@ export function writeOwnFile(file: string, text: string, cwd: string): void {
   const folder = realpathSync(dirname(given));
   if (folder !== root && !inside(root, folder))
     throw refuse('is in a folder outside the working directory (through a symbolic link)');
+  const path = resolve(folder, basename(given));
+  // Where there is no O_NOFOLLOW (Windows), lstat tells a link; elsewhere the open below refuses one too, race-free.
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink())
+    throw refuse('is a symbolic link');
   let fd: number;
   try {
     fd = openSync(
-      resolve(folder, basename(given)),
+      path,
       constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
       0o666,
     );
