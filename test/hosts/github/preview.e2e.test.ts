@@ -64,3 +64,34 @@ it('first run of a pull request: creates support-agent-pr-7 from the head branch
   expect(gh.commentsOn(7)).toHaveLength(1);
   expect(gh.commentsOn(7)[0]!.body).toContain('### ✅ Deployed: support-agent-pr-7');
 });
+
+it("refuses preview-name '{branch}', which a branch named support-agent would turn into production, before any request", async () => {
+  const { sim } = ctx;
+  sim.addDeployment({ name: 'support-agent' });
+
+  const run = await runAction({
+    inputs: codehostInputs(sim, 'support-agent', { preview: 'true', 'preview-name': '{branch}' }),
+    env: {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_HEAD_REF: 'support-agent',
+      GITHUB_REF: 'refs/pull/7/merge',
+      GITHUB_REF_NAME: '7/merge',
+    },
+    event: {
+      action: 'opened',
+      number: 7,
+      pull_request: {
+        number: 7,
+        head: { sha: 'b'.repeat(40), ref: 'support-agent', repo: { full_name: 'acme/agent' } },
+        base: { ref: 'main', repo: { full_name: 'acme/agent' } },
+      },
+    },
+  });
+
+  expect(run.code).toBe(1);
+  expect(run.errors).toHaveLength(1);
+  expect(run.errors[0]).toMatch(
+    /^Input 'preview-name' must contain \{number\}, but is "\{branch\}"/,
+  );
+  expect(sim.requests).toEqual([]);
+});
