@@ -369,6 +369,19 @@ describe('promote, refused before any write', () => {
       { 'image-uri': 'registry.example/a:1' },
       "Input 'image-uri' cannot be used with command 'promote'",
     ],
+    [{ 'from-revision-id': 'latest' }, 'Input \'from-revision-id\': "latest" is not a uuid'],
+    [
+      { command: 'deploy', 'from-revision-id': '22222222-2222-4222-8222-222222222222' },
+      "Input 'from-revision-id' applies to command promote, not 'deploy'",
+    ],
+    [
+      {
+        name: '',
+        deployments: '[{"name": "agent-prod", "from": "agent-staging"}]',
+        'from-revision-id': '22222222-2222-4222-8222-222222222222',
+      },
+      "Input 'from-revision-id' cannot be used with deployments",
+    ],
   ])('inputs %o, before any request', async (extra, message) => {
     const run = await runInProcess(world, {
       inputs: promote('agent-staging', 'agent-prod', extra),
@@ -468,30 +481,6 @@ describe('promote from-revision-id: the revision that was evaluated, not the act
       expect(sim.writes()).toEqual([]);
     },
   );
-
-  it.each([
-    [{ 'from-revision-id': 'latest' }, 'Input \'from-revision-id\': "latest" is not a uuid'],
-    [
-      { command: 'deploy', 'from-revision-id': '22222222-2222-4222-8222-222222222222' },
-      "Input 'from-revision-id' applies to command promote, not 'deploy'",
-    ],
-    [
-      {
-        name: '',
-        deployments: '[{"name": "agent-prod", "from": "agent-staging"}]',
-        'from-revision-id': '22222222-2222-4222-8222-222222222222',
-      },
-      "Input 'from-revision-id' cannot be used with deployments",
-    ],
-  ])('inputs %o, before any request', async (extra, message) => {
-    const run = await runInProcess(world, {
-      inputs: promote('agent-staging', 'agent-prod', extra),
-    });
-
-    expect(run.code).toBe(1);
-    expect(run.errors[0]).toContain(message);
-    expect(world.sim.requests).toEqual([]);
-  });
 });
 
 describe('promote, docker: the image checked, and pinned by digest', () => {

@@ -11,12 +11,13 @@ import { parseArgs } from '../../src/hosts/cli/args.ts';
 import { dotenvName } from '../../src/hosts/cli/dotenv.ts';
 import { COMMANDS } from '../../src/commands/index.ts';
 import { getOctokit } from '@actions/github';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { httpTransport, type Transport } from '../../src/service/transport.ts';
 import { countingTransport } from './core.ts';
+import { useAgent } from './agent.ts';
 import { runCliInProcess } from './cli-in-process.ts';
-import type { FakeGitHub } from './github.ts';
-import { type InProcessRun, runInProcess, type World } from './run.ts';
+import { type FakeGitHub, useGitHub } from './github.ts';
+import { type InProcessRun, runInProcess, useWorld, type World } from './run.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -25,6 +26,56 @@ const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 export const DOCS_BASE_URL = 'https://deploy.example.com';
 const ACTION = 'acme/agent-deploy-action@';
 const CLI = 'node /tmp/agent-deploy/dist/cli.js ';
+
+/** The integration every recipe names. */
+const INTEGRATION = '0f7c3a52-5a3e-4a4e-9a83-2b1c6e0d9f10';
+
+/**
+ * A world for the docs' recipes: its simulator set up before each test as the README's prerequisites say (the
+ * integration sees acme/agent, on the code host and the forge; the listener prod-cluster with namespace agents), the
+ * fake GitHub, and a fake agent answering every address a recipe gives.
+ */
+export function useRecipeWorld() {
+  const world = useWorld();
+  const github = useGitHub(world);
+  const agents = useAgent(() => world.clock.wall());
+  routeAgentsTo(world, () => agents.agent.url);
+  beforeEach(() => {
+    const { sim } = world;
+    sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
+    sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' }, 'forge');
+    sim.addListener({ compute_id: 'prod-cluster', k8s_namespaces: ['agents'] });
+  });
+  return { world, github, agents };
+}
+
+/** Pull request #7's event from this repository's branch feature/chat, at head `sha`; `closed` as merged. */
+export function pullRequestEvent(action: string, sha = 'b'.repeat(40)) {
+  return {
+    name: 'pull_request',
+    payload: {
+      action,
+      number: 7,
+      pull_request: {
+        number: 7,
+        merged: action === 'closed',
+        head: { ref: 'feature/chat', sha, repo: { full_name: 'acme/agent' } },
+        base: { ref: 'main', repo: { full_name: 'acme/agent' } },
+      },
+    },
+  };
+}
+
+/** The variables of merge request !7's pipeline, from this project's branch feature/chat. */
+export const MERGE_REQUEST_PIPELINE = {
+  CI_PIPELINE_SOURCE: 'merge_request_event',
+  CI_MERGE_REQUEST_IID: '7',
+  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/chat',
+  CI_MERGE_REQUEST_PROJECT_ID: '100',
+  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '100',
+  CI_PROJECT_PATH: 'acme/agent',
+  CI_DEFAULT_BRANCH: 'main',
+};
 
 export interface DocBlock {
   /** `page › heading`, with `#n` for the n-th block under one heading (n > 1); a workflow file's path. */

@@ -6,53 +6,25 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { useAgent } from '../helpers/agent.ts';
-import { useGitHub } from '../helpers/github.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   docBlocks,
-  routeAgentsTo,
+  MERGE_REQUEST_PIPELINE,
+  pullRequestEvent as event,
   runPipeline,
   runWorkflow,
   type Script,
+  useRecipeWorld,
 } from '../helpers/recipes.ts';
-import { useWorld } from '../helpers/run.ts';
 import { API_KEY } from '../helpers/setup.ts';
 
-const world = useWorld();
-const github = useGitHub(world);
-const agents = useAgent(() => world.clock.wall());
-routeAgentsTo(world, () => agents.agent.url);
+const { world, github, agents } = useRecipeWorld();
 
 const PAGE = 'docs/preview-evaluate-promote.md';
 const page = docBlocks().filter((b) => b.page === PAGE);
 const [pullRequestWorkflow, closeWorkflow] = page.filter((b) => b.kind === 'github');
 const pipeline = page.find((b) => b.kind === 'gitlab');
 const PREVIEW_URL = 'https://my-agent-pr-7.preview.example.com';
-
-beforeEach(() => {
-  world.sim.addRepository('0f7c3a52-5a3e-4a4e-9a83-2b1c6e0d9f10', { owner: 'acme', name: 'agent' });
-  world.sim.addRepository(
-    '0f7c3a52-5a3e-4a4e-9a83-2b1c6e0d9f10',
-    { owner: 'acme', name: 'agent' },
-    'forge',
-  );
-});
-
-/** Pull request #7's event: a push to it (`synchronize`) with head `sha`, or its closing. */
-const event = (action: string, sha = 'b'.repeat(40)) => ({
-  name: 'pull_request',
-  payload: {
-    action,
-    number: 7,
-    pull_request: {
-      number: 7,
-      merged: action === 'closed',
-      head: { ref: 'feature/chat', sha, repo: { full_name: 'acme/agent' } },
-      base: { ref: 'main', repo: { full_name: 'acme/agent' } },
-    },
-  },
-});
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-deploy-evals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,6 +55,16 @@ function evaluation(score: string, asked: string[]): (script: Script) => boolean
 
 const secrets = { DEPLOY_API_KEY: API_KEY };
 
+/** The pull request workflow's run for pull request #7's opening, its evaluation scoring `score`. */
+const openedWith = (score: string, asked: string[] = []) =>
+  runWorkflow(pullRequestWorkflow!.text, {
+    world,
+    gh: github.gh,
+    secrets,
+    event: event('opened'),
+    run: evaluation(score, asked),
+  });
+
 describe("the pull request's workflow", () => {
   it('finds the two workflows and the pipeline on the page', () => {
     expect(page.map((b) => b.kind)).toEqual(['github', 'github', 'gitlab']);
@@ -92,13 +74,7 @@ describe("the pull request's workflow", () => {
     const { sim } = world;
     const asked: string[] = [];
 
-    const jobs = await runWorkflow(pullRequestWorkflow!.text, {
-      world,
-      gh: github.gh,
-      secrets,
-      event: event('opened'),
-      run: evaluation('0.91', asked),
-    });
+    const jobs = await openedWith('0.91', asked);
 
     expect(Object.fromEntries(Object.entries(jobs).map(([id, j]) => [id, j.result]))).toEqual({
       preview: 'success',
@@ -137,13 +113,7 @@ describe("the pull request's workflow", () => {
     const { sim } = world;
     const asked: string[] = [];
 
-    const jobs = await runWorkflow(pullRequestWorkflow!.text, {
-      world,
-      gh: github.gh,
-      secrets,
-      event: event('opened'),
-      run: evaluation('0.62', asked),
-    });
+    const jobs = await openedWith('0.62', asked);
 
     expect(asked).toEqual([PREVIEW_URL]);
     expect(jobs.evaluate!.result).toBe('failure');
@@ -217,13 +187,7 @@ describe("the pull request's workflow", () => {
   });
 
   it('closes the preview when the pull request closes: its GitHub Deployments inactive, nothing written', async () => {
-    await runWorkflow(pullRequestWorkflow!.text, {
-      world,
-      gh: github.gh,
-      secrets,
-      event: event('opened'),
-      run: evaluation('0.91', []),
-    });
+    await openedWith('0.91');
     const writes = world.sim.writes().length;
 
     const jobs = await runWorkflow(closeWorkflow!.text, {
@@ -242,15 +206,7 @@ describe("the pull request's workflow", () => {
 });
 
 describe('the GitLab pipeline', () => {
-  const variables = {
-    AGENT_DEPLOY_API_KEY: API_KEY,
-    CI_PIPELINE_SOURCE: 'merge_request_event',
-    CI_MERGE_REQUEST_IID: '7',
-    CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/chat',
-    CI_MERGE_REQUEST_PROJECT_ID: '100',
-    CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '100',
-    CI_PROJECT_PATH: 'acme/agent',
-  };
+  const variables = { ...MERGE_REQUEST_PIPELINE, AGENT_DEPLOY_API_KEY: API_KEY };
 
   it("promotes the preview's REVISION_ID when played after a passing evaluation, and on_stop closes the preview", async () => {
     const { sim } = world;

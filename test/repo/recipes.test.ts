@@ -4,56 +4,27 @@
 // from GitHub or GitLab (the event, a secret, another action's output) comes from the table below, and a new recipe
 // fails here until it has its row. Addresses the recipes give (custom-url) are answered by a fake agent.
 import { describe, expect, it } from 'vitest';
-import { useAgent } from '../helpers/agent.ts';
-import { useGitHub } from '../helpers/github.ts';
 import {
   docBlocks,
   docFiles,
   type GitHubRun,
   type GitLabRun,
-  routeAgentsTo,
+  MERGE_REQUEST_PIPELINE,
+  pullRequestEvent as pullRequest,
   runPipeline,
   runWorkflow,
+  useRecipeWorld,
 } from '../helpers/recipes.ts';
 import { API_KEY } from '../helpers/setup.ts';
-import { useWorld, type World } from '../helpers/run.ts';
+import type { World } from '../helpers/run.ts';
 
-const world = useWorld();
-const github = useGitHub(world);
-const agents = useAgent(() => world.clock.wall());
-routeAgentsTo(world, () => agents.agent.url);
+const { world, github, agents } = useRecipeWorld();
 
-/** The integration every recipe names, and the repository it sees. */
-const INTEGRATION = '0f7c3a52-5a3e-4a4e-9a83-2b1c6e0d9f10';
 const SECRETS = { DEPLOY_API_KEY: API_KEY, GITHUB_TOKEN: 'ghs_recipeToken0123456789' };
 const DIGEST = `sha256:${'5e'.repeat(32)}`;
-
-/** A pull request's event: #7 from this repository's branch feature/chat. */
-const pullRequest = (action: string) => ({
-  name: 'pull_request',
-  payload: {
-    action,
-    number: 7,
-    pull_request: {
-      number: 7,
-      merged: action === 'closed',
-      head: { ref: 'feature/chat', sha: 'b'.repeat(40), repo: { full_name: 'acme/agent' } },
-      base: { ref: 'main', repo: { full_name: 'acme/agent' } },
-    },
-  },
-});
 /** The masked CI/CD variables the GitLab recipes ask for. */
 const gitlabSecrets = { AGENT_DEPLOY_API_KEY: API_KEY };
-const mergeRequest = {
-  ...gitlabSecrets,
-  CI_PIPELINE_SOURCE: 'merge_request_event',
-  CI_MERGE_REQUEST_IID: '7',
-  CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature/chat',
-  CI_MERGE_REQUEST_PROJECT_ID: '100',
-  CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '100',
-  CI_PROJECT_PATH: 'acme/agent',
-  CI_DEFAULT_BRANCH: 'main',
-};
+const mergeRequest = { ...MERGE_REQUEST_PIPELINE, ...gitlabSecrets };
 const defaultBranch = {
   ...gitlabSecrets,
   CI_PIPELINE_SOURCE: 'push',
@@ -166,10 +137,6 @@ describe('every recipe in docs/ works on its first run', () => {
   it.each(blocks)('$key', async ({ key, kind, text }) => {
     const row = TABLE[key];
     if (!row) throw new Error(`no row for ${key} in the table`);
-    const { sim } = world;
-    sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
-    sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' }, 'forge');
-    sim.addListener({ compute_id: 'prod-cluster', k8s_namespaces: ['agents'] });
     const runs = row.before ? [...row.runs, row.before(world)] : row.runs;
 
     const results: string[] = [];

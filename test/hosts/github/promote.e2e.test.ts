@@ -4,8 +4,19 @@
 import { expect, it } from 'vitest';
 import { runAction } from '../../helpers/action.ts';
 import { baseInputs, useSimulator } from '../../helpers/setup.ts';
+import type { Simulator } from '../../simulator/server.ts';
 
 const ctx = useSimulator();
+
+const writes = (sim: Simulator) => sim.writes().map((r) => [r.method, r.path, r.body]);
+/** The one write of a codehost promotion: the target's PATCH with the promoted commit as its ref. */
+const patchOf = (id: string, commit: string | null) => [
+  [
+    'PATCH',
+    `/v2/deployments/${id}`,
+    { source_revision_config: { repo_ref: commit, graph_config_path: 'graph.json' } },
+  ],
+];
 
 it("promotes a codehost revision: the source's commit sent as repo_ref, deployed from that commit", async () => {
   const { sim } = ctx;
@@ -20,13 +31,7 @@ it("promotes a codehost revision: the source's commit sent as repo_ref, deployed
 
   expect(run.errors).toEqual([]);
   expect(commit).toMatch(/^[0-9a-f]{40}$/);
-  expect(sim.writes().map((r) => [r.method, r.path, r.body])).toEqual([
-    [
-      'PATCH',
-      `/v2/deployments/${prod.id}`,
-      { source_revision_config: { repo_ref: commit, graph_config_path: 'graph.json' } },
-    ],
-  ]);
+  expect(writes(sim)).toEqual(patchOf(prod.id, commit));
   expect(run.outputs).toMatchObject({
     result: 'deployed',
     'deployment-id': prod.id,
@@ -60,13 +65,7 @@ it('promotes from-revision-id, the revision that was evaluated, after a later on
 
   expect(run.errors).toEqual([]);
   expect(sim.deployment(preview.id)!.active_revision_id).not.toBe(evaluated);
-  expect(sim.writes().map((r) => [r.method, r.path, r.body])).toEqual([
-    [
-      'PATCH',
-      `/v2/deployments/${prod.id}`,
-      { source_revision_config: { repo_ref: commit, graph_config_path: 'graph.json' } },
-    ],
-  ]);
+  expect(writes(sim)).toEqual(patchOf(prod.id, commit));
   expect(run.outputs).toMatchObject({
     result: 'deployed',
     'commit-sha': commit,
