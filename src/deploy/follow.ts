@@ -61,8 +61,9 @@ const EXPLAINED = new Set(['failed', 'timed-out', 'unhealthy', 'rolled-back']);
 /**
  * Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. `check` is
  * verify-url as resolved before the write, or for a deployment this run created, against the create's answer
- * (verifyCheck): never re-resolved against a custom_url the service answers later. A revision that misses `expect` fails like one that ends unhealthy (and is rolled back so). A run
- * that ends failed, timed out or unhealthy then says what changed since it last worked.
+ * (verifyCheck): never re-resolved against a custom_url the service answers later. A revision that misses `expect`
+ * fails like one that ends unhealthy (and is rolled back so). A run that ends failed, timed out or unhealthy then
+ * says what changed since it last worked.
  */
 export async function follow(
   ctx: FollowContext,
@@ -209,7 +210,7 @@ async function followToEnd(
       url: settings.verify?.url ?? '',
       ok: false,
       attempts: 0,
-      lastAnswer: 'no custom_url to resolve it against',
+      lastAnswer: check.problem,
     };
     const why = `is DEPLOYED and was not checked: verify-url ${check.problem}`;
     return liveButBroken(

@@ -301,10 +301,30 @@ describe('verify-url on a deployment this run creates: resolved against the crea
     ]);
     expect(run.report.failure).toMatchObject({ phase: 'verify' });
     expect(run.summary).toContain(
-      '| Verified | ❌ `/ok` not checked: no custom\\_url to resolve it against |',
+      "| Verified | ❌ `/ok` not checked: /ok is a path, but deployment 'new-agent', created by this run, has no custom\\_url",
     );
     expect(sim.writes().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/deployments']);
     expect(agent.requests).toEqual([]);
+  });
+
+  it('never checks a plain http:// address the create answers: unhealthy, nothing fetched', async () => {
+    const { sim } = ctx;
+    sim.fault({
+      method: 'POST',
+      path: '/v2/deployments',
+      transform: (body) => ({
+        ...body,
+        source_config: { ...body.source_config, custom_url: 'http://agent.example.com' },
+      }),
+    });
+
+    const run = await create({ 'verify-url': '/ok' });
+
+    expect(run.outputs).toMatchObject({ result: 'unhealthy', verified: 'false' });
+    expect(run.errors[0]).toContain(
+      'was not checked: verify-url resolves to http://agent.example.com: only https:// is checked',
+    );
+    expect(run.report.verification?.attempts).toBe(0);
   });
 
   it('still refuses, before the create, a custom-url input it cannot resolve against', async () => {
