@@ -292,7 +292,7 @@ export class HostileService extends LoopbackFake {
       repo_ref: x('repo_ref'),
       graph_config_path: x('graph_config_path'),
       // An image with white space or a control character is a schema error: the payloads within what is allowed.
-      image_uri: `[image_uri]${PAYLOADS.join('').replace(/[\s\p{Cc}\p{Cf}]/gu, '')}${this.padding}`,
+      image_uri: `[image_uri]${PAYLOADS.join('')}${this.padding}`.replace(/[\s\p{Cc}\p{Cf}]/gu, ''),
       source_tarball_path: x('source_tarball_path'),
       repo_commit_sha: x('repo_commit_sha'),
     };
