@@ -10,6 +10,10 @@ export const INVARIANTS = {
   'one-deployment': 'at most one deployment of each name, and no run creates two',
   'no-blind-resend':
     'no write sent twice where the contract forbids it: a create after any answer but a 429 or a refused connection; a PATCH or redeploy after a lost or ambiguous answer without a re-read showing it did not take effect; a token update after any answer but a 429 or a refused connection',
+  'reread-first':
+    'a create, PATCH or redeploy whose outcome is unknown (a reset, no answer, a 5xx, a 408 or 429) is followed by a read of its deployment (its name, for a create) before anything else is sent about it, unless the job was cancelled',
+  'cancel-report':
+    'a run cancelled while a write of its is unanswered says that write may have been applied',
   'own-revision':
     "deployed names a revision the run's own write made (or redeployed), with the values it sent, that was active, or superseded by a newer one (created_at), while the run went on; updated only when the token update was applied",
   'no-claim':
@@ -76,6 +80,8 @@ export function check(outcome: Outcome): Violation[] {
     deadline(ctx, out);
     readOnly(ctx, out);
     noBlindResend(ctx, out);
+    rereadFirst(ctx, out);
+    cancelReport(ctx, out);
     paging(ctx, out);
     claims(ctx, out);
     createdFlags(ctx, out);
@@ -317,6 +323,59 @@ function noBlindResend(facts: RunFacts, out: Violation[]): void {
       run: id,
       message: `Run ${id} sent ${what} again (${e.method} ${e.path} at ${seconds(e.at)}) after the one at ${seconds(previous.at)} got ${answerOf(previous)}${previous.applied ? ` (the service had applied it: ${previous.served})` : ' (it had not reached the service)'}${rechecked ? ', with no re-read between them showing it did not take effect' : ''}.`,
       signature: `${kind} re-sent after ${answerOf(previous)}`,
+    });
+  }
+}
+
+function cancelReport({ run, entries, id }: RunFacts, out: Violation[]): void {
+  const at = run.cancelledAt;
+  if (at === undefined || run.endedAt === undefined) return;
+  const unanswered = entries.find(
+    (e) =>
+      e.method !== 'GET' &&
+      e.at <= at &&
+      (e.answered ?? Infinity) >= at &&
+      e.status === undefined &&
+      e.error === 'no answer',
+  );
+  if (!unanswered || run.failure?.includes('may have been applied')) return;
+  out.push({
+    invariant: 'cancel-report',
+    run: id,
+    message: `Run ${id} was cancelled at ${seconds(at)} while its ${unanswered.method} ${unanswered.path} (sent at ${seconds(unanswered.at)}) had no answer${unanswered.applied ? ' (the service had applied it)' : ''}, and its failure line does not say it may have been applied: ${run.failure ?? '(none)'}`,
+    signature: 'a cancel with a write unanswered, not said',
+  });
+}
+
+/** A deployment write's answer after which what it did is unknown (contract: "Retries and time limits"). */
+function unknownOutcome(e: Entry): boolean {
+  if (e.status === undefined) return e.error !== 'ECONNREFUSED';
+  return e.status >= 500 || e.status === 408 || e.status === 429;
+}
+
+function rereadFirst(facts: RunFacts, out: Violation[]): void {
+  const { entries, id, run } = facts;
+  const none = new Set<Entry>();
+  for (const e of entries) {
+    const key = writeKey(e, none);
+    if (!key || key.startsWith('token') || !unknownOutcome(e)) continue;
+    const create = key.startsWith('create');
+    const name = create ? (JSON.parse(e.body!) as { name: string }).name : undefined;
+    const depId = create ? undefined : /^\/v2\/deployments\/([^/?]+)/.exec(e.path)?.[1];
+    const about = (x: Entry) =>
+      create
+        ? (x.method === 'GET' &&
+            new URL(x.path, 'http://sim').searchParams.get('name_contains') === name) ||
+          writeKey(x, none) === key
+        : x.path.includes(depId!);
+    const next = entries.find((x) => x.seq > e.seq && about(x));
+    // A cancel stops the reads at once (a hold a 429 set included): nothing more is no violation then.
+    if (next?.method === 'GET' || (!next && run.cancelledAt !== undefined)) continue;
+    out.push({
+      invariant: 'reread-first',
+      run: id,
+      message: `Run ${id}'s ${e.method} ${e.path} at ${seconds(e.at)} got ${answerOf(e)}${e.applied ? ` (the service had applied it: ${e.served})` : ''}, and ${next ? `the next request about it was ${next.method} ${next.path} at ${seconds(next.at)}` : 'the run sent nothing more about it'}, not a read.`,
+      signature: `${create ? 'create' : 'write'} after ${answerOf(e)} not followed by a read`,
     });
   }
 }
