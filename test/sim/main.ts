@@ -18,7 +18,7 @@ interface Job {
 
 /** What a worker sends back for each seed that broke a rule or met a known bug, then `done`. */
 type Message =
-  { seed: number; lines: string[]; violations: number; known: string[] } | { done: number };
+  { seed: number; lines: string[]; violations: string[]; known: string[] } | { done: number };
 
 if (isMainThread) await main();
 else await work(workerData as Job);
@@ -53,16 +53,17 @@ async function main(): Promise<void> {
   let violations = 0;
   let shown = 0;
   const known = new Map<string, number[]>();
-  const broken: number[] = [];
+  const kinds = new Map<string, number[]>();
+  const add = (to: Map<string, number[]>, key: string, seed: number) =>
+    to.set(key, [...(to.get(key) ?? []), seed]);
   const onMessage = (message: Message) => {
     if ('done' in message) return;
-    for (const bug of message.known) known.set(bug, [...(known.get(bug) ?? []), message.seed]);
-    if (message.violations) {
-      violations += message.violations;
-      broken.push(message.seed);
-    }
-    // Every violating schedule in full up to five, then their seeds; one seed alone is always shown.
-    if ((message.violations && shown++ < 5) || verbose) console.log(message.lines.join('\n'));
+    for (const bug of message.known) add(known, bug, message.seed);
+    for (const kind of message.violations) add(kinds, kind, message.seed);
+    violations += message.violations.length;
+    // Every violating schedule in full up to five, then their seeds by kind; one seed alone is always shown.
+    if ((message.violations.length && shown++ < 5) || verbose)
+      console.log(message.lines.join('\n'));
   };
   const seeds = Array.from({ length: count }, (_, i) => first + i);
   await Promise.all(
@@ -74,14 +75,8 @@ async function main(): Promise<void> {
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  for (const [bug, at] of known)
-    console.log(
-      `Known bug met in ${at.length} schedule${at.length === 1 ? '' : 's'} (seeds ${at
-        .sort((a, b) => a - b)
-        .slice(0, 10)
-        .join(', ')}${at.length > 10 ? ', …' : ''}): ${bug}`,
-    );
-  if (broken.length > 5) console.log(`Violating seeds: ${broken.sort((a, b) => a - b).join(', ')}`);
+  for (const [bug, at] of known) console.log(`Known bug met ${seedList(at)}: ${bug}`);
+  for (const [kind, at] of kinds) console.log(`Violation ${seedList(at)}: ${kind}`);
   console.log(
     `${count} schedules in ${seconds.toFixed(1)} s: ${(count / seconds).toFixed(0)} schedules per second.`,
   );
@@ -115,11 +110,18 @@ async function work({ seeds, strict, verbose }: Job): Promise<void> {
           violations.length || verbose
             ? report(verdict, [...violations, ...(verbose ? known.map((k) => k.violation) : [])])
             : [],
-        violations: violations.length,
+        violations: violations.map((v) => `[${v.invariant}] ${v.signature}`),
         known: known.map((k) => k.bug),
       } satisfies Message);
   }
   parentPort!.postMessage({ done: seeds.length } satisfies Message);
+}
+
+/** "in 3 schedules (seeds 4, 9, 12)", the first ten seeds. */
+function seedList(seeds: number[]): string {
+  const sorted = [...new Set(seeds)].sort((a, b) => a - b);
+  const shown = sorted.slice(0, 10).join(', ') + (sorted.length > 10 ? ', …' : '');
+  return `in ${sorted.length} schedule${sorted.length === 1 ? '' : 's'} (seed${sorted.length === 1 ? '' : 's'} ${shown})`;
 }
 
 function positive(name: string, value: string): number {
