@@ -75,9 +75,9 @@ export async function execute(schedule: Schedule, wrap: Wrap = (t) => t): Promis
   Math.random = new Rng(seed, 'jitter').next;
   const stop = new AbortController();
   try {
-    schedule.faults.foreign.forEach((change, i) =>
+    schedule.faults.foreign.forEach((change) =>
       clock.sleep(change.atMs, stop.signal).then(
-        () => wire.foreignWrite(i + 1, change.timeline),
+        () => wire.foreignWrite(change.timeline),
         () => undefined,
       ),
     );

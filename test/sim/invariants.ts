@@ -116,14 +116,14 @@ class RunFacts {
 
   /**
    * The redeploys a rollback sent: to the revision rolled back to, once the run had read its own revision (the
-   * wait), for each report (a list's items each have one) that says it rolled back.
+   * wait), for each report (a list's items each have one) that rolled back, or was cut while it did.
    */
   rollbackWrites(): Set<Entry> {
     const found = new Set<Entry>();
     const report = this.run.report;
     for (const r of report?.items?.map((item) => item.report) ?? (report ? [report] : [])) {
       const back = r.previousRevisionId;
-      if (!r.rollback || !r.revisionId || !back) continue;
+      if ((!r.rollback && r.phase !== 'rollback') || !r.revisionId || !back) continue;
       const waited = this.entries.find(
         (e) => e.method === 'GET' && e.path.endsWith(`/revisions/${r.revisionId}`),
       );

@@ -48,6 +48,7 @@ export const FAULT_KINDS = [
   'shift',
   'stale',
   'late',
+  'raced',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

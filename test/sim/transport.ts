@@ -80,6 +80,8 @@ export class Wire {
   /** Every 200 answer to a GET, by path and query: what a lagging read answers from. */
   private readonly earlier = new Map<string, string[]>();
   private readonly serving = new Map<string, string | null>();
+  /** Changes of others landed so far (their values: hotfix-1, hotfix-2, …). */
+  private changes = 0;
 
   constructor(sim: Simulator, clock: Clock, plan: FaultPlan, rng: Rng) {
     this.sim = sim;
@@ -94,15 +96,18 @@ export class Wire {
     return { send: (exchange) => this.send(run, exchange), dispose: () => undefined };
   }
 
-  /** Another change lands a revision on TARGET now (FaultPlan.foreign), logged as run 0's. */
-  foreignWrite(index: number, timeline: Parameters<Simulator['addRevision']>[1]): void {
-    const dep = this.sim.deploymentsNamed(TARGET)[0];
+  /**
+   * Another change (a person, a job outside the schedule) lands a revision now on TARGET, or on the deployment
+   * `depId`, with values no run sends; logged as run 0's.
+   */
+  foreignWrite(timeline?: Parameters<Simulator['addRevision']>[1], depId?: string): void {
+    const dep = depId ? this.sim.deployment(depId) : this.sim.deploymentsNamed(TARGET)[0];
     if (!dep) return;
-    const value = `hotfix-${index}`;
+    const value = `hotfix-${++this.changes}`;
     const config =
       dep.source === 'codehost'
         ? { repo_ref: value }
-        : { image_uri: `registry.example/${TARGET}:${value}` };
+        : { image_uri: `registry.example/${dep.name}:${value}` };
     const revision = this.sim.addRevision(dep.id, timeline, config);
     this.log.push({
       seq: this.log.length,
@@ -175,6 +180,11 @@ export class Wire {
       }
       case 'stale':
         return ok(real) && before !== undefined ? { ...real, body: before } : real;
+      case 'raced': {
+        if (ok(real)) this.foreignWrite(undefined, DEPLOYMENT_PATH.exec(entry.path)?.[1]);
+        const now = this.deploymentNow(entry.path);
+        return ok(real) && now !== undefined ? { ...real, body: now } : real;
+      }
       case 'late': {
         const now = this.deploymentNow(entry.path);
         return ok(real) && now !== undefined ? { ...real, body: now } : real;
@@ -254,7 +264,7 @@ export class Wire {
     const kinds = plan.kinds.filter(
       (k) =>
         (k !== 'lag' || !write) &&
-        ((k !== 'stale' && k !== 'late') || deploymentWrite) &&
+        ((k !== 'stale' && k !== 'late' && k !== 'raced') || deploymentWrite) &&
         (k !== 'shift' || shifted(entry.path) !== entry.path),
     );
     if (!kinds.length) return undefined;
@@ -323,6 +333,10 @@ export class Wire {
         break;
       case 'stale':
         fault.words = 'applied, answered with the deployment as it was before';
+        break;
+      case 'raced':
+        fault.words =
+          "applied, then another change's revision landed before its answer, which shows it";
         break;
       case 'late':
         fault.outMs = rng.int(0, 20_000);
