@@ -59,8 +59,9 @@ export interface Outage {
 }
 
 export interface FaultPlan {
-  /** The share of requests that meet a fault, of one of `kinds`. */
+  /** The share of reads and of writes that meet a fault of one of `kinds` (writes: few, and the subtle part). */
   rate: number;
+  writeRate: number;
   kinds: FaultKind[];
   outages: Outage[];
   /** Another change (a person, a job outside the schedule) lands a revision on TARGET at these times. */
@@ -176,6 +177,7 @@ function drawTimeline(rng: Rng): TimelineStep[] {
 
 function drawFaults(rng: Rng): FaultPlan {
   const rate = rng.pick([0, 0.03, 0.1, 0.2, 0.35]);
+  const writeRate = rng.pick([0, 0.15, 0.3, 0.5]);
   const kinds = FAULT_KINDS.filter(() => rng.chance(0.45));
   const outages: Outage[] = [];
   if (rng.chance(0.25))
@@ -190,7 +192,13 @@ function drawFaults(rng: Rng): FaultPlan {
         timeline: drawTimeline(rng),
       }))
     : [];
-  return { rate: kinds.length ? rate : 0, kinds, outages, foreign };
+  return {
+    rate: kinds.length ? rate : 0,
+    writeRate: kinds.length ? writeRate : 0,
+    kinds,
+    outages,
+    foreign,
+  };
 }
 
 function drawRun(rng: Rng, id: number, service: ServicePlan, before: RunPlan[]): RunPlan {
@@ -214,7 +222,8 @@ function drawRun(rng: Rng, id: number, service: ServicePlan, before: RunPlan[]):
     id,
     command,
     startMs: rng.int(0, 3000),
-    cancelMs: rng.chance(0.15) ? rng.int(0, timeoutMs) : undefined,
+    // Half the cancels come in the first seconds, where the writes are.
+    cancelMs: rng.chance(0.15) ? rng.int(0, rng.chance(0.5) ? 10_000 : timeoutMs) : undefined,
     timeoutMs,
     pollMs: rng.pick(POLLS_MS),
     wait: rng.chance(0.9),
@@ -255,7 +264,7 @@ export function describeSchedule(schedule: Schedule): string[] {
       .join('; ')}; …`,
   );
   lines.push(
-    `faults: ${f.rate ? `${Math.round(f.rate * 100)}% of requests (${f.kinds.join(', ')})` : 'none drawn per request'}` +
+    `faults: ${f.kinds.length ? `${Math.round(f.rate * 100)}% of reads and ${Math.round(f.writeRate * 100)}% of writes (${f.kinds.join(', ')})` : 'none drawn per request'}` +
       f.outages
         .map((o) => `; an outage (${o.kind}) from ${s(o.fromMs)} for ${s(o.forMs)}`)
         .join('') +

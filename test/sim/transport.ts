@@ -255,11 +255,12 @@ export class Wire {
     };
   }
 
-  /** The fault a request meets, if any: FaultPlan.rate of them, of a kind that applies to it. */
+  /** The fault a request meets, if any: `rate` of the reads, `writeRate` of the writes, of a kind that applies. */
   private draw(entry: Entry): Fault | undefined {
     const { rng, plan } = this;
-    if (!plan.rate || !rng.chance(plan.rate)) return undefined;
     const write = entry.method !== 'GET';
+    const rate = write ? plan.writeRate : plan.rate;
+    if (!rate || !rng.chance(rate)) return undefined;
     const deploymentWrite = write && DEPLOYMENT_PATH.test(entry.path);
     const kinds = plan.kinds.filter(
       (k) =>
