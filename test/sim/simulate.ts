@@ -35,9 +35,15 @@ export function report(verdict: Verdict, shown = verdict.violations): string[] {
   lines.push('  what the wire did (every write, and every read that met a fault):');
   for (const e of outcome.log) {
     if (!e.fault && e.method === 'GET') continue;
-    const who = e.run === 0 ? 'another change' : `run ${e.run}`;
+    const at = `${(e.at / 1000).toFixed(1)}s`;
+    if (e.run === 0) {
+      lines.push(`    ${at} another change to ${e.path}: made ${e.made?.join(', ')}`);
+      continue;
+    }
+    const what = e.fault ?? (e.applied ? `applied (${e.served})` : 'not applied');
+    const made = e.made?.length ? `, made ${e.made.join(', ')}` : '';
     lines.push(
-      `    ${(e.at / 1000).toFixed(1)}s ${who} ${e.method} ${e.path}: ${e.fault ?? (e.applied ? `applied (${e.served})` : 'not applied')}${e.made?.length ? `, made ${e.made.join(', ')}` : ''}; got ${e.status ?? e.error}`,
+      `    ${at} run ${e.run} ${e.method} ${e.path}: ${what}${made}; got ${e.status ?? e.error}`,
     );
   }
   lines.push('  how the runs ended:');

@@ -176,7 +176,9 @@ export class Wire {
         return this.instead(fault, signal);
       case 'lag': {
         const earlier = this.earlierAnswer(entry.path);
-        return earlier === undefined ? real : { ...real, body: earlier };
+        if (earlier !== undefined) return { ...real, body: earlier };
+        entry.fault = 'no earlier answer to lag behind: answered as is';
+        return real;
       }
       case 'stale':
         return ok(real) && before !== undefined ? { ...real, body: before } : real;
