@@ -1,6 +1,6 @@
 // What must hold after every schedule, whatever the faults and races: checked against the service's final state,
 // the wire's log (what each request did on the service, and what its sender got back) and each run's outputs and
-// summary. Each rule comes from /work/shared/spec/action-contract.md ("Retries and time limits", Outputs, deploy's
+// summary. Each rule comes from the action contract (action-contract.md: "Retries and time limits", Outputs, deploy's
 // steps); INVARIANTS says each in words, as `npm run simulate` prints them.
 import { type FinalRevision, imageOf, type Outcome, type RunOutcome } from './execute.ts';
 import { HELPER, type RunPlan, TARGET } from './schedule.ts';

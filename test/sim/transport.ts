@@ -31,7 +31,7 @@ export interface Entry {
   error?: string;
   /** When that reached the client. */
   answered?: number;
-  /** The body the client got with a 2xx status, and the Retry-After it got with another. */
+  /** The body the client got with a 2xx status; the Retry-After it got, if any. */
   answer?: string;
   retryAfter?: string;
   /** When it reached the service. */
