@@ -107,7 +107,10 @@ async function create(
   report.phase = 'create';
   log.info(`No deployment is named '${name}': creating it (${settings.source}).`);
   const { deployment, ours } = await createOnce(ctx, body);
-  if (!ours) return deployment;
+  if (ours !== true) {
+    if (ours === undefined) report.created = undefined;
+    return deployment;
+  }
   report.created = true;
   report.revisionCreated = deployment.latest_revision_id !== null;
   await follow(ctx, settings, deployment, {
@@ -178,21 +181,31 @@ async function update(
  * service did not process it); after anything else the lookup repeats for a while, as a listing may lag behind a
  * create, and the run then ends saying the deployment may have been created: a create is never sent again on a guess.
  */
-async function createOnce(
-  ctx: CommandContext,
-  body: CreateDeploymentBody,
-): Promise<{ deployment: Deployment; ours: boolean }> {
+async function createOnce(ctx: CommandContext, body: CreateDeploymentBody): Promise<Created> {
   const pending = {
     request: 'POST /v2/deployments',
     check: `the deployments named '${body.name}'`,
   };
-  return whilePending(ctx, pending, () => createUntilKnown(ctx, body));
+  try {
+    return await whilePending(ctx, pending, () => createUntilKnown(ctx, body));
+  } catch (error) {
+    // A create that may have been applied (a cancel while it was unanswered keeps it pending): `created` is not known.
+    if (error instanceof PossiblyAppliedError || ctx.report.pendingWrite)
+      ctx.report.created = undefined;
+    throw error;
+  }
+}
+
+/** The deployment a create left, and whether it is this run's: undefined when that cannot be told. */
+interface Created {
+  deployment: Deployment;
+  ours: boolean | undefined;
 }
 
 async function createUntilKnown(
   { client, report, log }: CommandContext,
   body: CreateDeploymentBody,
-): Promise<{ deployment: Deployment; ours: boolean }> {
+): Promise<Created> {
   const { name } = body;
   const { request, check } = report.pendingWrite!;
   for (let sends = 1; ; sends++) {
@@ -233,13 +246,17 @@ async function createUntilKnown(
         refused ? 0 : LISTING_LAG_MS,
       );
       if (found) {
-        // After an earlier send whose outcome was unknown, or any failure but a 409 to the first send, the deployment
-        // may be this run's: its values tell.
-        const ours = !othersName && madeFrom(found, body);
+        // After any failure but a 409 to the first send the deployment may be this run's: its values tell. Other
+        // values after an answer that may mean it was applied (not a 429) may be another change's since: not known.
+        const same = !othersName && madeFrom(found, body);
+        const ours = same ? true : othersName || refused ? false : undefined;
+        const theirs = `${describeValues(valuesOf(found.source_revision_config), client.excerpt)}; this run sent ${describeValues(body.source_revision_config, client.excerpt)}`;
         log.info(
           ours
             ? `Deployment '${name}' (${found.id}) exists now with the values this run sent: it is taken as this run's create.`
-            : `Deployment '${name}' (${found.id}) exists now, made by another change (${describeValues(valuesOf(found.source_revision_config), client.excerpt)}; this run sent ${describeValues(body.source_revision_config, client.excerpt)}): updating it as found.`,
+            : ours === false
+              ? `Deployment '${name}' (${found.id}) exists now, made by another change (${theirs}): updating it as found.`
+              : `Deployment '${name}' (${found.id}) exists now with other values (${theirs}): this run's create changed since by another change, or another change's; updating it as found (whether this run created it is not known).`,
         );
         return { deployment: found, ours };
       }

@@ -60,9 +60,16 @@ export function redeployIntent(
     before,
     chosen: revisionId,
     values: () =>
-      (values ??= client
-        .send(getRevision(before.id, revisionId))
-        .then((revision) => valuesOf(revision.source_revision_config))),
+      (values ??= client.send(getRevision(before.id, revisionId)).then(
+        (revision) => valuesOf(revision.source_revision_config),
+        (error: unknown) => {
+          if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+          // Only the chosen revision's values tell the redeploy's revision from another change's.
+          throw new PossiblyAppliedError(
+            `Whether the redeploy of revision ${revisionId} made a revision of its own cannot be told: reading that revision failed (${(error as Error).message}). Check deployment '${before.name}' (${before.id}) on the service before running the job again.`,
+          );
+        },
+      )),
   };
 }
 
@@ -241,7 +248,13 @@ async function checkAnswer(
   let lastSeen: Sighting = seen;
   for (const gap of RECHECK_GAPS_MS) {
     await client.clock.time.sleep(gap, client.clock.signal);
-    const now = await client.getDeployment(id);
+    const now = await client.getDeployment(id).catch((error: unknown) => {
+      if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+      // The write was applied, or not: only the read could tell.
+      throw new PossiblyAppliedError(
+        `${label} answered without a revision of this run's, and the re-read that would find it failed (${(error as Error).message}): check deployment '${name}' (${id}) on the service before running the job again.`,
+      );
+    });
     if (!now) throw gone(intent.before);
     last = now;
     lastSeen = await sight(now, intent, true);
@@ -261,7 +274,7 @@ async function checkAnswer(
       (seen.kind !== 'other' || lastSeen.revisionId !== seen.revisionId)
         ? ` The latest revision is now ${lastSeen.revisionId}, with ${describeValues(lastSeen.values, client.excerpt)}.`
         : '';
-    throw new DeployError(
+    throw new PossiblyAppliedError(
       `${concurrent ?? `${label} answered without a revision of this run's.`}${latest} No revision with this run's values is the latest after ${RECHECK_GAPS_MS.length} re-reads, so none is followed or reported as this run's: another job's revision may have replaced it. ${oneAtATime(name)}`,
     );
   }
@@ -273,8 +286,9 @@ async function checkAnswer(
 
 /**
  * What a write whose outcome is unknown did, read with `read` within the run's deadline, or a short window when
- * that is gone (the deadline may have cut the write): 10 s, and `longerMs` more for a read that repeats. A failed
- * read leaves the outcome unknown: the error says both, and that `where` is to be checked.
+ * that is gone (the deadline may have cut the write): 10 s, and `longerMs` more for a read that repeats. The read
+ * goes at once, past a hold that the write's own answer may have set. A failed read leaves the outcome unknown: the
+ * error says both, and that `where` is to be checked.
  */
 export async function readAfterWrite<T>(
   client: ServiceClient,
@@ -285,10 +299,11 @@ export async function readAfterWrite<T>(
 ): Promise<T> {
   const { time, deadline } = client.clock;
   const windowMs = REREAD_MS + longerMs;
-  const reader =
+  const reader = (
     deadline - time.now() >= windowMs
       ? client
-      : client.within(time.now() + windowMs, `re-read after the write (${compact(windowMs)})`);
+      : client.within(time.now() + windowMs, `re-read after the write (${compact(windowMs)})`)
+  ).urgent();
   try {
     return await read(reader);
   } catch (error) {

@@ -60,6 +60,8 @@ export interface RunClock {
   signal: AbortSignal;
   /** The input that set the deadline, for messages: "timeout 30s". */
   limit: string;
+  /** Requests that go at once, past a hold and the pace: the read that tells what a write did (ServiceClient.urgent). */
+  urgent?: boolean;
 }
 
 /** A connection refused or a name that does not resolve (or a TLS handshake that failed, below): nothing went out. */
@@ -176,11 +178,11 @@ export class ServiceHttp {
               ? `${label} answered ${failure.status} without Retry-After: every request of the list holds ${seconds(HOLD_MS)}`
               : askedToWait(label, failure),
         });
-      // A wait asked for past the deadline ends the run at once, never ignored: a retry's, or a 429's (which was
-      // never processed, whatever the call).
-      if ('status' in failure && !clock.signal.aborted) {
+      // A wait asked for past the deadline, before a retry, ends the run at once, never ignored. A deployment write
+      // is re-read first (the command's resendDelay names the wait then).
+      if ('status' in failure && !clock.signal.aborted && isRetryable(call.retry, failure)) {
         const tooLate = waitPastDeadline(label, failure, this.time.now(), clock);
-        if (tooLate && (failure.status === 429 || isRetryable(call.retry, failure))) throw tooLate;
+        if (tooLate) throw tooLate;
       }
       const early = this.unreachableWindow(failure, call);
       const delay = this.retryDelay(call.retry, failure, attempt, clock, early);

@@ -44,11 +44,15 @@ export interface Hold {
   asked: string;
 }
 
-/** The window a request is sent in: its deadline, and the input that set it ("timeout 30m"), for messages. */
+/**
+ * The window a request is sent in: its deadline, and the input that set it ("timeout 30m"), for messages. `urgent`:
+ * the request goes at once, past a hold and the pace (one read that tells what a write did).
+ */
 export interface Window {
   signal: AbortSignal;
   deadline: number;
   limit: string;
+  urgent?: boolean;
 }
 
 interface Waiter {
@@ -95,6 +99,7 @@ export class Pacer {
    */
   turn(window: Window): Promise<Turn> {
     if (window.signal.aborted) return Promise.reject(new CancelledError());
+    if (window.urgent) return Promise.resolve(this.start(this.time.now(), false));
     return new Promise<Turn>((resolve, reject) => {
       const onAbort = () => {
         this.drop(waiter);
