@@ -381,6 +381,7 @@ describe('a create is never sent again on a guess', () => {
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
     // Not known: the create may have made the deployment and its revision.
+    expect(run.outputs).not.toHaveProperty('created');
     expect(run.outputs).not.toHaveProperty('revision-created');
     expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
     const [first, ...more] = lookupsAfterCreate();
@@ -479,6 +480,33 @@ describe('a write answered by another change', () => {
     });
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
     expect(newRevisions(dep.id)).toBe(1);
+  });
+
+  it('a PATCH answer that lags the write, and a re-read that fails: possibly applied, revision-created not set', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.fault({ method: 'PATCH', stale: true });
+    sim.fault({
+      method: 'GET',
+      path: '/v2/deployments',
+      match: (r) => r.query.deployment_ids !== undefined,
+      status: 503,
+      forMs: 60_000,
+    });
+
+    const run = await runInProcess(ctx, {
+      inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    // Not known to the run: its PATCH made a revision (it did), which no read could show.
+    expect(newRevisions(dep.id)).toBe(1);
+    expect(run.outputs).not.toHaveProperty('revision-created');
+    expect(run.errors[0]).toContain(
+      `answered without a revision of this run's, and the re-read that would find it failed (`,
+    );
+    expect(run.errors[0]).toContain(`check deployment 'my-agent' (${dep.id}) on the service`);
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
   });
 
   it("a lagging answer showing another job's revision: this run finds and follows its own, and says so naming both refs", async () => {

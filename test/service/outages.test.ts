@@ -167,6 +167,38 @@ describe('a Retry-After that ends past the deadline is not waited for, nor ignor
     );
   });
 
+  it('in a list, a PATCH told to come back in an hour is re-read at once, past the hold it set, then fails naming the wait', async () => {
+    const { sim } = ctx;
+    const a = sim.addDeployment({ name: 'agent-a' });
+    sim.addDeployment({ name: 'agent-b' });
+    sim.fault({ method: 'PATCH', path: `/v2/deployments/${a.id}`, status: 429, headers: HOUR });
+
+    const run = await runInProcess(ctx, {
+      inputs: {
+        ...codehostInputs(sim, 'unused', { timeout: '2m' }),
+        name: '',
+        'max-parallel': '1',
+        deployments: '[{name: agent-a}, {name: agent-b}]',
+      },
+    });
+
+    const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
+    expect(results['agent-a']!.result).toBe('failed');
+    // What the PATCH did was read before anything else: it did not take effect.
+    const patch = sim.requests.findIndex((r) => r.method === 'PATCH');
+    const next = sim.requests[patch + 1]!;
+    expect([next.method, next.path, next.query.deployment_ids]).toEqual([
+      'GET',
+      '/v2/deployments',
+      a.id,
+    ]);
+    expect(sim.revisions(a.id)).toHaveLength(1);
+    expect(run.summary).toContain(
+      'the service asks to wait 60 min 0 s, past the end of the timeout 2m',
+    );
+    expect(run.ms).toBeLessThan(5000);
+  });
+
   it('the lookup told by a 503 to come back in an hour fails at once, before any write', async () => {
     const { sim } = ctx;
     sim.addDeployment({ name: 'my-agent' });
