@@ -200,6 +200,11 @@ export interface RateLimit {
   perSecond: number;
   /** The `Retry-After` value in seconds; default 1. */
   retryAfterSeconds?: number;
+  /**
+   * Rate-limit headers on every answer: the IETF draft's (`RateLimit-Policy: "default";q=N;w=1` and
+   * `RateLimit: "default";r=left;t=reset`) or `X-RateLimit-Limit/-Remaining/-Reset`; none when unset.
+   */
+  headers?: 'ietf' | 'x-ratelimit';
 }
 
 /**
@@ -268,6 +273,8 @@ interface ArmedFault extends Fault {
 interface DepState {
   dep: Deployment;
   revs: Map<string, RevState>;
+  /** Listings that would show it and do not yet (listingLag, set by a create). */
+  unlisted?: number;
 }
 
 interface Ctx {
@@ -567,6 +574,8 @@ export class Simulator {
   dateSkewMs = 0;
   /** Creates a second deployment of a name that exists instead of answering 409 (some services allow it). */
   duplicateNames = false;
+  /** A deployment a create makes is missing from this many listings that would show it (a listing lagging behind). */
+  listingLag = 0;
   activeSwitch: ActiveSwitch = 'immediate';
   rateLimit?: RateLimit;
   /** How many answers were sent per status code (faults and 429s included). */
@@ -682,6 +691,7 @@ export class Simulator {
     this.revisionVisibleAfterMs = 0;
     this.dateSkewMs = 0;
     this.duplicateNames = false;
+    this.listingLag = 0;
     this.otherTenants.clear();
   }
 
@@ -1223,6 +1233,26 @@ export class Simulator {
     return undefined;
   }
 
+  /** rateLimit's headers for an answer to the request at `at`: its window as that request left it. */
+  private limitHeaders(at: number): Record<string, string> {
+    const limit = this.rateLimit;
+    if (!limit?.headers) return {};
+    const inWindow = this.admitted.filter((t) => t > at - 1000);
+    const left = String(Math.max(0, limit.perSecond - inWindow.length));
+    // Whole seconds until the oldest request of the window leaves it.
+    const reset = String(inWindow.length ? Math.ceil((inWindow[0]! + 1000 - at) / 1000) : 0);
+    return limit.headers === 'ietf'
+      ? {
+          'ratelimit-policy': `"default";q=${limit.perSecond};w=1`,
+          ratelimit: `"default";r=${left};t=${reset}`,
+        }
+      : {
+          'x-ratelimit-limit': String(limit.perSecond),
+          'x-ratelimit-remaining': left,
+          'x-ratelimit-reset': reset,
+        };
+  }
+
   /** The deployment a write's path names (PATCH, redeploy), for `stale` and `concurrent`. */
   private writeTarget(rec: RecordedRequest): DepState | undefined {
     const id = /^\/v2\/deployments\/([^/]+)/.exec(rec.path)?.[1];
@@ -1281,6 +1311,7 @@ export class Simulator {
       ...(r.retryAfterDateMs === undefined
         ? {}
         : { 'retry-after': new Date(date + r.retryAfterDateMs).toUTCString() }),
+      ...this.limitHeaders(arrived),
       ...r.headers,
     };
     return { status: r.status, headers, payload };
@@ -1479,6 +1510,10 @@ export class Simulator {
       if (q.deployment_type && dep.source_config.deployment_type !== q.deployment_type) continue;
       if (q.status && dep.status !== q.status) continue;
       if (q.image_version && dep.image_version !== q.image_version) continue;
+      if (st.unlisted) {
+        st.unlisted--;
+        continue;
+      }
       matches.push(dep);
     }
     return this.page(matches, pg.limit, pg.offset, wireDeployment);
@@ -1598,6 +1633,7 @@ export class Simulator {
       dep.source_config.custom_url = `https://${body.name}-${id.slice(0, 8)}.sim.example`;
     }
     const st = this.store(dep);
+    st.unlisted = this.listingLag;
     this.newRevision(st, src, this.takeTimeline(st), {});
     return json(201, wireDeployment(dep));
   }
