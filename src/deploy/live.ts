@@ -73,9 +73,10 @@ export async function planAgainstLive(
   const changes = planChanges({ sent, deployment, active, commit, paths: settings.paths });
   const name = deployment?.name ?? settings.target.name ?? settings.target.id ?? '';
   const rows = Object.entries(changes.fields).map(([field, { live, wanted }]): ChangeRow => ({
-    field,
-    live: shown(field, live, wanted, ctx.excerpt),
-    wanted: shown(field, wanted, live, ctx.excerpt),
+    // A live resource_spec key or secret name is the service's: data, cut like a value.
+    field: ctx.excerpt(field, VALUE_MAX),
+    live: shown(field, live, 'set', ctx.excerpt),
+    wanted: shown(field, wanted, live === null ? 'set' : 'changed', ctx.excerpt),
   }));
   // Data quoted in the reasons (file names, shas) cut once, for every sink.
   const why = Object.fromEntries(
@@ -110,7 +111,8 @@ const SHOWN = new Set([
 /** The longest a value is shown: the `changes` output has it whole. */
 const VALUE_MAX = 200;
 
-function shown(field: string, value: unknown, other: unknown, excerpt: Excerpt): Shown {
+/** A value as shown, or `hidden`, the word for a value not shown. */
+function shown(field: string, value: unknown, hidden: string, excerpt: Excerpt): Shown {
   if (value === null) return null;
   // deployment: created; secrets: added, removed, set (never a value).
   if (field === 'deployment' || field.startsWith('secrets.')) return { word: String(value) };
@@ -118,7 +120,7 @@ function shown(field: string, value: unknown, other: unknown, excerpt: Excerpt):
     SHOWN.has(field) ||
     (field.startsWith('resource_spec.') &&
       (typeof value === 'number' || typeof value === 'boolean'));
-  if (!plain) return { word: other === null ? 'set' : 'changed' };
+  if (!plain) return { word: hidden };
   return { text: excerpt(typeof value === 'string' ? value : JSON.stringify(value), VALUE_MAX) };
 }
 

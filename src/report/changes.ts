@@ -16,8 +16,7 @@ export function changesSection(report: RunReport): string[] {
       lines.push(`| ${code(row.field)} | ${cell(row.live)} | ${cell(row.wanted)} |`);
     lines.push('');
     for (const [field, why] of Object.entries(plan.why))
-      lines.push(`- ${code(field)}: ${esc(why)}`);
-    if (Object.keys(plan.why).length) lines.push('');
+      lines.push(`${code(field)}: ${esc(why)}`, '');
   } else lines.push('Nothing to change: every value these inputs set is live.', '');
   if (plan.commitNote) lines.push(esc(plan.commitNote), '');
   if (plan.unverified.length) lines.push(unverifiedNote(plan.unverified, code), '');

@@ -183,7 +183,7 @@ describe('skip-unchanged', () => {
       commit: { live: PUSHED, wanted: null },
     });
     expect(run.summary).toContain(
-      `- \`commit\`: ${esc("repo-ref 'release' is not the ref of this run's event ('main'), so the commit it is at is not known here")}`,
+      `\`commit\`: ${esc("repo-ref 'release' is not the ref of this run's event ('main'), so the commit it is at is not known here")}`,
     );
   });
 
@@ -240,7 +240,7 @@ describe('paths: the commit against the checkout', () => {
       'agent-b': {},
       'agent-c': {},
     });
-    expect(run.summary).toContain('- `commit`: 1 changed file in paths: agent-a/main.py');
+    expect(run.summary).toContain('`commit`: 1 changed file in paths: agent-a/main.py');
     expect(run.summary).toContain(
       esc(
         `Commit ${repo.base} → ${repo.head} changes 2 files, none in paths: no change to this deployment.`,
@@ -261,7 +261,7 @@ describe('paths: the commit against the checkout', () => {
 
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
     expect(run.summary).toContain(
-      `- \`commit\`: ${esc(`the commits could not be compared: commit ${LIVE} (the live revision's) is not in the checkout's history, which is shallow or another branch's; fetch the whole history (actions/checkout with fetch-depth: 0)`)}`,
+      `\`commit\`: ${esc(`the commits could not be compared: commit ${LIVE} (the live revision's) is not in the checkout's history, which is shallow or another branch's; fetch the whole history (actions/checkout with fetch-depth: 0)`)}`,
     );
   });
 
@@ -275,7 +275,7 @@ describe('paths: the commit against the checkout', () => {
 
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
     expect(run.summary).toMatch(
-      /- `commit`: the commits could not be compared: \S+ is not a git checkout/,
+      /`commit`: the commits could not be compared: \S+ is not a git checkout/,
     );
   });
 });
