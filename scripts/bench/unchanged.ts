@@ -4,17 +4,10 @@
 import { rmSync } from 'node:fs';
 import { type ActionRun, runAction } from '../../test/helpers/action.ts';
 import { monorepo } from '../../test/helpers/git.ts';
-import type { Simulator, TimelineStep } from '../../test/simulator/server.ts';
+import type { Simulator } from '../../test/simulator/server.ts';
+import { inputs, TIMELINE } from './several.ts';
 
 const COUNT = 10;
-const INTEGRATION = '11111111-1111-4111-8111-111111111111';
-/** A short build: the requests and revisions are what is measured, not the wait. */
-const TIMELINE: TimelineStep[] = [
-  { status: 'QUEUED', ms: 1000 },
-  { status: 'BUILDING', ms: 3000 },
-  { status: 'DEPLOYING', ms: 1000 },
-  { status: 'DEPLOYED' },
-];
 
 export interface UnchangedRow {
   how: string;
@@ -40,20 +33,15 @@ export async function deployOnlyChanged(sim: Simulator): Promise<Unchanged> {
       sim.reset();
       sim.builtCommits = names.map(() => repo.base);
       const deps = names.map((name) => sim.addDeployment({ name }));
+      // A short build: the requests and revisions are what is measured, not the wait.
       sim.defaultTimeline = TIMELINE;
       const started = Date.now();
       const run: ActionRun = await runAction({
-        inputs: {
-          'base-url': sim.url,
-          'api-key': sim.apiKey,
-          'integration-id': INTEGRATION,
-          'graph-config-path': 'graph.json',
-          'poll-interval': '2s',
-          timeout: '5m',
+        inputs: inputs(sim, {
           'max-parallel': String(COUNT),
           'skip-unchanged': String(skip),
           deployments: list,
-        },
+        }),
         env: { GITHUB_WORKSPACE: repo.dir, GITHUB_SHA: repo.head },
         timeoutMs: 600_000,
       });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { esc } from '../../src/shared/markdown.ts';
 import { monorepo } from '../helpers/git.ts';
 import { runInProcess, useWorld } from '../helpers/run.ts';
-import { codehostInputs, INTEGRATION } from '../helpers/setup.ts';
+import { codehostInputs, INTEGRATION, plannedCreate } from '../helpers/setup.ts';
 
 const world = useWorld();
 const LIVE = '1'.repeat(40);
@@ -85,14 +85,7 @@ describe('dry-run shows the plan', () => {
     expect(run.code).toBe(0);
     expect(sim.writes()).toEqual([]);
     expect(changesOf(run.outputs)).toEqual({
-      'new-agent': {
-        deployment: { live: null, wanted: 'created' },
-        repo_ref: { live: null, wanted: 'main' },
-        commit: { live: null, wanted: PUSHED },
-        graph_config_path: { live: null, wanted: 'graph.json' },
-        'source_config.integration_id': { live: null, wanted: INTEGRATION },
-        'source_config.repo_url': { live: null, wanted: 'https://codehost.example/acme/agent' },
-      },
+      'new-agent': plannedCreate(PUSHED),
     });
     expect(run.summary).toContain('| `deployment` | — | _created_ |');
   });

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { runAction } from '../../helpers/action.ts';
 import { monorepo } from '../../helpers/git.ts';
-import { baseInputs, INTEGRATION, useSimulator } from '../../helpers/setup.ts';
+import { baseInputs, INTEGRATION, plannedCreate, useSimulator } from '../../helpers/setup.ts';
 
 const ctx = useSimulator();
 const LIVE = '1'.repeat(40);
@@ -45,14 +45,7 @@ it('a dry run shows the plan of an existing and of a new deployment: changes and
       commit: { live: LIVE, wanted: PUSHED },
       'resource_spec.memory_mb': { live: 1024, wanted: 2048 },
     },
-    'agent-new': {
-      deployment: { live: null, wanted: 'created' },
-      repo_ref: { live: null, wanted: 'main' },
-      commit: { live: null, wanted: PUSHED },
-      graph_config_path: { live: null, wanted: 'graph.json' },
-      'source_config.integration_id': { live: null, wanted: INTEGRATION },
-      'source_config.repo_url': { live: null, wanted: 'https://codehost.example/acme/agent' },
-    },
+    'agent-new': plannedCreate(PUSHED),
   });
   expect(run.summary).toContain(
     [
