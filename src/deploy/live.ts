@@ -17,7 +17,15 @@ import type { DeploySettings } from '../inputs/index.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
-import { type CommitFacts, commitOf, diffNeeded, planChanges, type Sent } from './plan.ts';
+import {
+  type CommitFacts,
+  commitOf,
+  diffNeeded,
+  type InPaths,
+  inPaths,
+  planChanges,
+  type Sent,
+} from './plan.ts';
 
 /** What the plan reads with, and where it reports. */
 export interface PlanContext {
@@ -57,20 +65,27 @@ export async function planAgainstLive(
   const ref = sent.source_revision_config?.repo_ref;
   const source = sent.revision_source ?? deployment?.source ?? settings.source;
   let commit: CommitFacts | undefined;
+  let paths: InPaths | undefined;
   if (source === 'codehost' && ref !== undefined) {
     commit = commitOf(ref, settings.event);
     const between = deployment
-      ? diffNeeded(commit, active?.source_revision_config.repo_commit_sha, settings.paths)
+      ? diffNeeded(
+          commit,
+          active?.source_revision_config.repo_commit_sha,
+          Boolean(settings.paths?.length),
+        )
       : undefined;
-    if (between)
+    if (between) {
       commit.diff = await ctx.git.changedFiles(
         settings.workspace,
         between.from,
         between.to,
         ctx.client.clock.signal,
       );
+      paths = await inPaths(settings.paths!);
+    }
   }
-  const changes = planChanges({ sent, deployment, active, commit, paths: settings.paths });
+  const changes = planChanges({ sent, deployment, active, commit, paths });
   const name = deployment?.name ?? settings.target.name ?? settings.target.id ?? '';
   const rows = Object.entries(changes.fields).map(([field, { live, wanted }]): ChangeRow => ({
     // A live resource_spec key or secret name is the service's: data, cut like a value.

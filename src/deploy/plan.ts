@@ -2,7 +2,6 @@
 // what the run would send, the deployment as listed, its active revision and what git said of the commit; live.ts
 // reads those, and the commands decide what the answer means (a dry run shows it, skip-unchanged sends nothing when it
 // is empty, drift reports it).
-import picomatch from 'picomatch/posix.js';
 import type { Changes, FieldChange } from '../core/report.ts';
 import type {
   Deployment,
@@ -39,9 +38,12 @@ export interface PlanInput {
   active?: Revision;
   /** Only when the deploy sends a codehost repo_ref: the ref is what picks the commit. */
   commit?: CommitFacts;
-  /** The files the deployment is built from (globs from the repository's root): a commit touching none is no change. */
-  paths?: readonly string[];
+  /** With `paths`, whether a file is one the deployment is built from: a commit touching none is no change. */
+  paths?: InPaths;
 }
+
+/** Whether a file, a path from the repository's root, is among `paths` (inPaths). */
+export type InPaths = (file: string) => boolean;
 
 const REVISION_FIELDS = [
   'repo_ref',
@@ -121,11 +123,11 @@ function planCommit(
     );
   if (!COMMIT.test(live)) return change(sha, 'the live repo_commit_sha is not a commit sha');
   if (sameCommit(live, sha)) return;
-  if (!diffNeeded(facts, live, paths)) return change(sha);
+  if (!diffNeeded(facts, live, paths !== undefined)) return change(sha);
   const { diff } = facts;
   if (!diff) return change(sha, 'the files between the two commits were not compared');
   if ('problem' in diff) return change(sha, `the commits could not be compared: ${diff.problem}`);
-  const touched = diff.files.filter(inPaths(paths!));
+  const touched = diff.files.filter(paths!);
   if (touched.length)
     return change(
       sha,
@@ -141,11 +143,10 @@ function planCommit(
 export function diffNeeded(
   facts: CommitFacts,
   live: string | null | undefined,
-  paths: readonly string[] | undefined,
+  withPaths: boolean,
 ): { from: string; to: string } | undefined {
   const { sha } = facts;
-  if (!sha || !live || !COMMIT.test(live) || sameCommit(live, sha) || !paths?.length)
-    return undefined;
+  if (!sha || !live || !COMMIT.test(live) || sameCommit(live, sha) || !withPaths) return undefined;
   return { from: live, to: sha };
 }
 
@@ -156,10 +157,12 @@ function sameCommit(a: string, b: string): boolean {
 }
 
 /**
- * Whether a file (a path from the repository's root) is among `paths`: it matches a glob and no `!` glob; a list of
- * `!` globs alone takes every other file. Dot files match like any other (`agent-a/**` takes `agent-a/.env`).
+ * The test of a file against `paths`: it matches a glob and no `!` glob; a list of `!` globs alone takes every other
+ * file. Dot files match like any other (`agent-a/**` takes `agent-a/.env`). The glob library is loaded here, for a
+ * plan that compares files, so that no other run parses it.
  */
-export function inPaths(paths: readonly string[]): (file: string) => boolean {
+export async function inPaths(paths: readonly string[]): Promise<InPaths> {
+  const { default: picomatch } = await import('picomatch/posix.js');
   const include = paths.filter((p) => !p.startsWith('!'));
   const exclude = paths.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
   const options = { dot: true };

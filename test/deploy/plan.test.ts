@@ -206,8 +206,14 @@ describe('secrets, by name', () => {
 
 describe('commit', () => {
   const sent: Sent = { source_revision_config: { repo_ref: 'main' } };
-  const withCommit = (commit: CommitFacts, paths?: string[], active = revision()) =>
-    planChanges({ sent, deployment: deployment(), active, commit, paths });
+  const withCommit = async (commit: CommitFacts, paths?: string[], active = revision()) =>
+    planChanges({
+      sent,
+      deployment: deployment(),
+      active,
+      commit,
+      paths: paths && (await inPaths(paths)),
+    });
 
   it.each<[string, CommitFacts, string[] | undefined, unknown, string | undefined]>([
     ['the same commit', { sha: LIVE_SHA }, undefined, undefined, undefined],
@@ -241,21 +247,27 @@ describe('commit', () => {
       { live: LIVE_SHA, wanted: NEW_SHA },
       'the commits could not be compared: commit 111 is not in the checkout',
     ],
-  ])('%s', (_, facts, paths, change, why) => {
-    const changes = withCommit(facts, paths);
+  ])('%s', async (_, facts, paths, change, why) => {
+    const changes = await withCommit(facts, paths);
     expect(changes.fields.commit).toEqual(change);
     expect(changes.why.commit).toEqual(why);
   });
 
-  it('outside paths, the plan says why the commit is no change', () => {
-    const changes = withCommit({ sha: NEW_SHA, diff: { files: ['README.md'] } }, ['agents/a/**']);
+  it('outside paths, the plan says why the commit is no change', async () => {
+    const changes = await withCommit({ sha: NEW_SHA, diff: { files: ['README.md'] } }, [
+      'agents/a/**',
+    ]);
     expect(changes.commitNote).toBe(
       `Commit ${LIVE_SHA} → ${NEW_SHA} changes 1 file, none in paths: no change to this deployment.`,
     );
   });
 
-  it('no live commit to compare with: changed, saying why', () => {
-    const changes = withCommit({ sha: NEW_SHA }, undefined, revision({ repo_commit_sha: null }));
+  it('no live commit to compare with: changed, saying why', async () => {
+    const changes = await withCommit(
+      { sha: NEW_SHA },
+      undefined,
+      revision({ repo_commit_sha: null }),
+    );
     expect(changes.fields.commit).toEqual({ live: null, wanted: NEW_SHA });
     expect(changes.why.commit).toBe(`the active revision ${ACTIVE} gives no repo_commit_sha`);
   });
@@ -302,8 +314,8 @@ describe('paths', () => {
     [['!docs/**'], 'agent-a/main.py', true],
     [['!docs/**'], 'docs/index.md', false],
     [['*.md'], 'docs/index.md', false],
-  ])('%j takes %s: %s', (paths, file, taken) => {
-    expect(inPaths(paths)(file)).toBe(taken);
+  ])('%j takes %s: %s', async (paths, file, taken) => {
+    expect((await inPaths(paths))(file)).toBe(taken);
   });
 });
 
