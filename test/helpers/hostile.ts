@@ -61,6 +61,15 @@ const ECHO_FORMS = {
   'base64 at 1': (s: string) => base64(`{${s}}`),
   'base64 at 2': (s: string) => base64(`{"${s}"}`),
   'markdown-escaped': (s: string) => markdownEscape(s),
+  'upper case': (s: string) => s.toUpperCase(),
+  hex: (s: string) => Buffer.from(s).toString('hex'),
+  'upper-case hex': (s: string) => Buffer.from(s).toString('hex').toUpperCase(),
+  'every byte percent-encoded': (s: string) => percentEveryByte(s),
+  base64url: (s: string) => Buffer.from(s).toString('base64url'),
+  'full-width': (s: string) => fullWidth(s),
+  'HTML entities': (s: string) => htmlEntities(s),
+  // Any 8 characters of a secret are a leak: 10 from its middle.
+  'a part': (s: string) => s.slice(3, 13),
   // Split by what a reader does not see: a sink that drops it only after redacting shows the secret whole.
   'NUL-split': (s: string) => splitEvery(s, '\u0000'),
   'zero-width-split': (s: string) => splitEvery(s, '\u200b'),
@@ -78,6 +87,34 @@ export function unicodeEscape(s: string): string {
 /** `separator` after every 5 characters: no 8-character piece of the secret is left whole. */
 export function splitEvery(s: string, separator: string): string {
   return (s.match(/[^]{1,5}/g) ?? []).join(separator);
+}
+
+/** `%XX` (upper-case hex) for every UTF-8 byte, letters and digits included. */
+export function percentEveryByte(s: string): string {
+  return [...Buffer.from(s)]
+    .map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`)
+    .join('');
+}
+
+/** Printable ASCII as its full-width form (U+FF01…), which NFKC turns back. */
+export function fullWidth(s: string): string {
+  return s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+}
+
+/** Every character as an HTML entity: named where HTML has a name, else decimal and hex in turn. */
+export function htmlEntities(s: string): string {
+  const named: Record<string, string> = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '"': '&quot;',
+    '=': '&equals;',
+  };
+  return [...s]
+    .map(
+      (c, i) =>
+        named[c] ?? (i % 2 ? `&#${c.codePointAt(0)};` : `&#x${c.codePointAt(0)!.toString(16)};`),
+    )
+    .join('');
 }
 
 export function base64(s: string): string {
@@ -140,6 +177,7 @@ interface Target {
 const TENANT = '22222222-2222-4222-8222-222222222222';
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
 const AT = '2025-01-02T03:04:05Z';
+const COMMIT = 'c0ffee5a1'.padEnd(40, '7');
 const PAGE_LIMIT = 100;
 
 export class HostileService extends LoopbackFake {
@@ -292,7 +330,8 @@ export class HostileService extends LoopbackFake {
       graph_config_path: x('graph_config_path'),
       image_uri: x('image_uri'),
       source_tarball_path: x('source_tarball_path'),
-      repo_commit_sha: x('repo_commit_sha'),
+      // A commit sha must be one (7 to 64 hex characters): any other is a schema error, tested on its own.
+      repo_commit_sha: COMMIT,
     };
   }
 
@@ -375,7 +414,8 @@ export class HostileService extends LoopbackFake {
       case 'token-metadata':
         return {
           body: {
-            id: this.text('token id'),
+            // The token asked about: an answer about another is refused (tested on its own).
+            id: decodeURIComponent(parts[4]!),
             provider_id: this.text('provider_id'),
             created_at: AT,
             updated_at: AT,
