@@ -260,7 +260,9 @@ export function htmlFromData(markdown: string, marker?: string): string[] {
   const html = render(text);
   const problems: string[] = [];
   for (const m of html.matchAll(/</g)) {
-    const rest = html.slice(m.index, m.index + 200);
+    // To the tag's end, however long (a link to a URL of 64 KiB), else what follows.
+    const end = html.indexOf('>', m.index);
+    const rest = html.slice(m.index, end === -1 ? m.index + 200 : end + 1);
     const tag = /^<\/?([a-zA-Z][\w-]*)([^<>]*)>/.exec(rest);
     if (!tag) problems.push(`not a tag: ${show(rest.slice(0, 60))}`);
     else if (!OWN_TAGS.has(tag[1]!.toLowerCase())) problems.push(`<${tag[1]}>: ${show(tag[0])}`);

@@ -172,6 +172,8 @@ interface Target {
   active: string | null;
   /** The revision-level values the last write sent: the deployment shows them back, as a service does. */
   sent?: Record<string, unknown>;
+  /** Reads of its revisions so far: the index into `statuses` of the next one. */
+  reads: number;
 }
 
 const TENANT = '22222222-2222-4222-8222-222222222222';
@@ -199,6 +201,10 @@ export class HostileService extends LoopbackFake {
   wireEscape = false;
   /** Appended to every free-text field of the source revision config and to custom_url (e.g. a very long text). */
   padding = '';
+  /** More labels in every deployment's resource_spec: with many of 64 KiB, answers near every limit. */
+  labels: Record<string, string> = {};
+  /** The revisions' repo_commit_sha: a valid one by default (any other is a schema error, tested on its own). */
+  commit: string | null = COMMIT;
   /** The API key and secret values the requests carried, in the order first seen. */
   readonly learned: string[] = [];
   /** Requests held right now for a reply's `delayMs`: a FakeClock's `busy` lets time move while only these wait. */
@@ -206,8 +212,10 @@ export class HostileService extends LoopbackFake {
 
   private readonly handlers = new Map<Endpoint, Handler>();
   private readonly clock: Clock;
+  /** The deployment named `name`, once it exists. */
   private target: Target | undefined;
-  private reads = 0;
+  /** Every deployment that exists, by id: the target and those `add` made. */
+  private readonly targets = new Map<string, Target>();
   private shown = 0;
 
   private constructor(http: Loopback, clock: Clock) {
@@ -241,8 +249,10 @@ export class HostileService extends LoopbackFake {
     this.echo = Object.keys(ECHO_FORMS) as EchoForm[];
     this.wireEscape = false;
     this.padding = '';
+    this.commit = COMMIT;
+    this.labels = {};
     this.target = undefined;
-    this.reads = 0;
+    this.targets.clear();
     this.shown = 0;
   }
 
@@ -298,7 +308,7 @@ export class HostileService extends LoopbackFake {
         deployment_type: 'dev',
         build_on_push: false,
         custom_url: this.customUrl + this.padding,
-        resource_spec: { labels: { [x('label key')]: x('label value') } },
+        resource_spec: { labels: { [x('label key')]: x('label value'), ...this.labels } },
         listener_id: null,
         listener_config: { k8s_namespace: x('k8s_namespace') },
         install_command: x('install_command'),
@@ -330,8 +340,7 @@ export class HostileService extends LoopbackFake {
       graph_config_path: x('graph_config_path'),
       image_uri: x('image_uri'),
       source_tarball_path: x('source_tarball_path'),
-      // A commit sha must be one (7 to 64 hex characters): any other is a schema error, tested on its own.
-      repo_commit_sha: COMMIT,
+      repo_commit_sha: this.commit,
     };
   }
 
@@ -363,17 +372,33 @@ export class HostileService extends LoopbackFake {
   }
 
   private ensureTarget(): Target {
-    if (!this.target) {
-      const revision = randomUUID();
-      this.target = { id: randomUUID(), name: this.name, latest: revision, active: revision };
-    }
+    this.target ??= this.register(this.name);
     return this.target;
   }
 
-  private revision(id: string): Record<string, unknown> {
-    const next = this.statuses[Math.min(this.reads++, this.statuses.length - 1)] ?? 'DEPLOYED';
+  /**
+   * Another deployment that exists besides the target, as hostile as it (a list of deployments acts on several):
+   * the name listing shows it when its name contains the one looked up. Its id.
+   */
+  add(name: string): string {
+    return this.register(name).id;
+  }
+
+  private register(name: string, latest: string | null = randomUUID()): Target {
+    const t: Target = { id: randomUUID(), name, latest, active: latest, reads: 0 };
+    this.targets.set(t.id, t);
+    return t;
+  }
+
+  /** The deployment a path names (its id at `parts[3]`), else the target. */
+  private targetOf(parts: string[]): Target {
+    return this.targets.get(parts[3] ?? '') ?? this.ensureTarget();
+  }
+
+  private revision(t: Target, id: string): Record<string, unknown> {
+    const next = this.statuses[Math.min(t.reads++, this.statuses.length - 1)] ?? 'DEPLOYED';
     const status = typeof next === 'function' ? next() : next;
-    if (status === 'DEPLOYED' && this.target?.latest === id) this.target.active = id;
+    if (status === 'DEPLOYED' && t.latest === id) t.active = id;
     return {
       id,
       created_at: AT,
@@ -436,26 +461,23 @@ export class HostileService extends LoopbackFake {
       case 'create': {
         const name = (req.body as { name?: string } | undefined)?.name ?? this.name;
         this.exists = true;
-        this.target = {
-          id: randomUUID(),
-          name,
-          latest: randomUUID(),
-          active: null,
-          sent: sent(req),
-        };
-        return { status: 201, body: this.deployment(this.target) };
+        const created = this.register(name);
+        created.active = null;
+        created.sent = sent(req);
+        if (name === this.name) this.target = created;
+        return { status: 201, body: this.deployment(created) };
       }
       case 'list':
         return { body: this.listing(req.query) };
       case 'patch':
       case 'redeploy': {
-        const t = this.ensureTarget();
+        const t = this.targetOf(parts);
         t.latest = randomUUID();
         t.sent = sent(req);
         return { body: this.deployment(t) };
       }
       case 'revision':
-        return { body: this.revision(parts[5]!) };
+        return { body: this.revision(this.targetOf(parts), parts[5]!) };
       case 'listeners': {
         // One page of three, then the empty page that ends the listing.
         const offset = Number(req.query.offset ?? 0);
@@ -472,12 +494,17 @@ export class HostileService extends LoopbackFake {
     const offset = Number(query.offset ?? 0);
     const limit = Number(query.limit ?? 20);
     let all: unknown[];
+    if (this.exists) this.ensureTarget();
+    const existing = [...this.targets.values()].filter((t) => t !== this.target || this.exists);
     if (query.deployment_ids !== undefined) {
-      const t = this.exists ? this.ensureTarget() : undefined;
-      all = t && query.deployment_ids.split(',').includes(t.id) ? [this.deployment(t)] : [];
+      const ids = query.deployment_ids.split(',');
+      all = existing.filter((t) => ids.includes(t.id)).map((t) => this.deployment(t));
     } else {
       const others = Array.from({ length: this.others }, (_, i) => this.other(i));
-      all = this.exists ? [...others, this.deployment(this.ensureTarget())] : others;
+      const named = existing.filter(
+        (t) => t === this.target || t.name.includes(query.name_contains ?? ''),
+      );
+      all = [...others, ...named.map((t) => this.deployment(t))];
     }
     const resources = all.slice(offset, offset + Math.min(limit, PAGE_LIMIT));
     return { resources, offset: offset + resources.length };
