@@ -44,6 +44,12 @@ function itemContext(context: SummaryContext, item: ItemReport, i: number): Summ
   return context.items?.[i] ?? { name: item.name };
 }
 
+/**
+ * A URL longer than this stays out of the list's table (its deployment's own section shows it), so that every
+ * deployment's row is short and the table is never what a cut of the summary or the comment leaves out.
+ */
+const TABLE_URL_MAX = 200;
+
 /** The heading, how many ended how, and the table of the list. */
 function overview(report: RunReport, headlines: Headlines): string[] {
   const items = report.items ?? [];
@@ -62,7 +68,7 @@ function overview(report: RunReport, headlines: Headlines): string[] {
       r.result ? code(r.result) : '—',
       r.revisionId ? code(r.revisionId) : '—',
       startedAt !== undefined && endedAt !== undefined ? seconds(endedAt - startedAt) : '—',
-      url ? link(url) : '—',
+      !url ? '—' : url.length <= TABLE_URL_MAX ? link(url) : `_(${url.length} characters)_`,
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }

@@ -81,10 +81,35 @@ describe('Markdown', () => {
     expect(link('https://a.example/<x>')).toBe('`https://a.example/<x>`');
   });
 
-  it('is cut at a line when over the size, never in the middle of one', () => {
-    const out = sinks().markdown(`${'line\n'.repeat(1000)}`, 1024);
+  it('is cut whole lines at a time from the end when over the size, saying how many were left out', () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `| row ${i} |`).join('\n');
+    const out = sinks().markdown(text, 1024);
     expect(out.length).toBeLessThanOrEqual(1024);
-    expect(out).toContain('_(cut: over 1 KiB)_');
+    const kept = lines(out).filter((line) => line.startsWith('| row'));
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => `| row ${i} |`));
+    expect(out).toContain(`_(${1000 - kept.length} more lines left out: over 1 KiB)_`);
+  });
+
+  it('closes a code block it cuts, so that the note is not code', () => {
+    const text = [
+      '# plan',
+      '````json',
+      ...Array.from({ length: 500 }, () => '"x": 1,'),
+      '````',
+      'end',
+    ].join('\n');
+    const out = lines(sinks().markdown(text, 1024));
+    expect(out.slice(-4)).toEqual([
+      '````',
+      '',
+      expect.stringMatching(/^_\(\d+ more lines left out/),
+      '',
+    ]);
+  });
+
+  it('redacts what it keeps, however long what it leaves out', () => {
+    const out = sinks(KEY).markdown(`${KEY}\n${'x\n'.repeat(2000)}`, 1024);
+    expect(out.startsWith('***\n')).toBe(true);
   });
 });
 
