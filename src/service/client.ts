@@ -69,14 +69,11 @@ export class ServiceClient {
   }
 
   async send<T>(call: Call<T>): Promise<T> {
+    const label = `${call.method} ${call.path}`;
+    this.kept.admit(this.window, label);
     const answered = await this.http.send(call, this.clock);
     checkIdentity(call, answered, this.excerpt);
-    const answer = this.kept.keep(
-      answered,
-      this.window,
-      call.resource,
-      `${call.method} ${call.path}`,
-    );
+    const answer = this.kept.keep(answered, this.window, call.resource, label);
     for (const deployment of call.deployments?.(answer) ?? []) this.observe(deployment);
     return answer;
   }

@@ -2,7 +2,9 @@
 // to 64 KiB, as a copy (a cut that shared the answer's text would keep all of it), and the service's data held in
 // all to 16 MiB. The latest answer about a resource replaces the one before it in the count (a status read polled
 // a thousand times counts once), within each window of the client (ServiceClient.within: each deployment of a list
-// has its own), so two deployments that answer with the same id each count theirs. Past the budget the call fails.
+// has its own), so two deployments that answer with the same id each count theirs. Past the budget the call fails,
+// and the run is full: a window that holds nothing yet (a deployment of a list that has not started) sends nothing
+// more, so the deployments after it fail at once instead of each reading answers it could not keep.
 import { ResponseError } from './errors.ts';
 import { idOf, resourcesOf } from './identity.ts';
 
@@ -16,12 +18,24 @@ const SURELY_SHORT = Math.floor(STRING_MAX_BYTES / 3);
 /** The run's count of what it keeps, shared by every window of its service client. */
 export class Kept {
   private readonly held = new Map<string, number>();
+  /** The windows that hold something. */
+  private readonly holding = new Set<number>();
   private total = 0;
   private windows = 0;
+  /** Set once an answer was refused: the run then holds at least RUN_MAX_BYTES less one answer's 4 MiB. */
+  private full = false;
 
   /** A new window's number: its answers replace each other's count, never another window's. */
   window(): number {
     return ++this.windows;
+  }
+
+  /** Throws, before `request` is sent, when the run is full and `window` holds nothing yet. */
+  admit(window: number, request: string): void {
+    if (this.full && !this.holding.has(window))
+      throw new ResponseError(
+        `${request} was not sent: this run already holds ${mib(this.total)} of the service's answers, and one more was refused, past the ${LIMIT}; a deployment that has not begun gets no room. ${ADVICE}`,
+      );
   }
 
   /**
@@ -39,11 +53,14 @@ export class Kept {
     }
     let total = this.total;
     for (const [key, size] of updates) total += size - (this.held.get(key) ?? 0);
-    if (total > RUN_MAX_BYTES)
+    if (total > RUN_MAX_BYTES) {
+      this.full = true;
       throw new ResponseError(
-        `${request} answered with ${mib(cut.bytes)} of data, and this run would then hold ${mib(total)} of the service's answers, more than the ${mib(RUN_MAX_BYTES)} one run keeps however many deployments it acts on: stopped here. The service sends far more than a deployment's fields; check base-url, or split the deployments over several steps.`,
+        `${request} answered with ${mib(cut.bytes)} of data, and this run would then hold ${mib(total)} of the service's answers, more than the ${LIMIT}: stopped here. ${ADVICE}`,
       );
+    }
     for (const [key, size] of updates) this.held.set(key, size);
+    if (updates.size > 0) this.holding.add(window);
     this.total = total;
     return cut.value;
   }
@@ -76,6 +93,10 @@ export function cutString(s: string): string {
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
   return bytes.subarray(0, end).toString('utf8') + CUT_MARK;
 }
+
+const LIMIT = `${mib(RUN_MAX_BYTES)} one run keeps however many deployments it acts on`;
+const ADVICE =
+  "The service sends far more than a deployment's fields: check base-url, or split the deployments over several steps.";
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -34,7 +34,10 @@ export function worthReading(text: string, decoding: Decoding): boolean {
 
 /** `text` read with `decoding` undone, each character in the one form. */
 export function read(text: string, decoding: Decoding): Reading {
-  if (decoding === 'plain' && isSimple(text)) return { text: text.toLowerCase() };
+  if (decoding === 'plain') {
+    const simple = simplicity(text);
+    if (simple !== NOT_SIMPLE) return { text: simple === LOWER ? text : text.toLowerCase() };
+  }
   const out = new Writer(text.length);
   const n = text.length;
   for (let i = 0; i < n;) {
@@ -64,15 +67,24 @@ export function canonical(value: string): string {
   return read(value, 'plain').text.trim();
 }
 
-/** Printable ASCII without two spaces in a row: its reading is its lower case, character for character. */
-function isSimple(text: string): boolean {
+const NOT_SIMPLE = 0;
+const LOWER = 1;
+const MIXED = 2;
+
+/**
+ * Printable ASCII without two spaces in a row reads as its lower case, character for character (MIXED), or as
+ * itself when it has no capital (LOWER): no copy of a long text of the service's for nothing.
+ */
+function simplicity(text: string): number {
   let last = 0;
+  let capitals = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || (c === 0x20 && last === 0x20)) return false;
+    if (c < 0x20 || c > 0x7e || (c === 0x20 && last === 0x20)) return NOT_SIMPLE;
+    if (c >= 0x41 && c <= 0x5a) capitals = true;
     last = c;
   }
-  return true;
+  return capitals ? MIXED : LOWER;
 }
 
 // Escapes: each returns the index after what it read and wrote, or `at` (nothing undone: the character as written).

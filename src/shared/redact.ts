@@ -11,12 +11,11 @@ import {
 // and messages while hiding nothing. The runner is still asked to mask every value.
 const MIN_LENGTH = 4;
 const COMMON = new Set(['true', 'false', 'null']);
-/** A part of a value this long is hidden like the whole (the contract's rule): 8 characters of it. */
+/**
+ * A part of a value this long is hidden like the whole (the contract's rule): 8 characters of it, and 8 of its hex
+ * and base64 forms too (4 and 6 bytes of it), so that each reading is searched once, for windows of one length.
+ */
 const PART = 8;
-/** The same part in hex: 8 bytes. */
-const HEX_PART = 16;
-/** The same part in base64: the characters made of 8 bytes alone are at least 10, at any alignment. */
-const BASE64_PART = 10;
 /** A base64 core shorter than this (a short value's) would match ordinary text. */
 const MIN_BASE64_CORE = 8;
 
@@ -91,13 +90,13 @@ function hide(text: string, cover: Int32Array): string {
 
 /**
  * The windows to look for, by the reading they are looked for in: every window of PART characters of each value (or
- * the value whole, when shorter) in every reading; in the plain one also those of its hex and its base64 forms.
+ * the value whole, when shorter) in every reading; in the plain one also those of its hex and base64 forms.
  */
 function windowsOf(secrets: Iterable<string>): Map<Decoding, Windows[]> {
   const tables = new Map<Decoding, Map<number, Windows>>();
-  const add = (decodings: readonly Decoding[], form: string, part: number) => {
+  const add = (decodings: readonly Decoding[], form: string) => {
     if (form.length < MIN_LENGTH) return;
-    const length = Math.min(part, form.length);
+    const length = Math.min(PART, form.length);
     for (const decoding of decodings) {
       const byLength = tables.get(decoding) ?? new Map<number, Windows>();
       tables.set(decoding, byLength);
@@ -109,10 +108,10 @@ function windowsOf(secrets: Iterable<string>): Map<Decoding, Windows[]> {
   for (const secret of secrets) {
     const value = canonical(secret);
     if (value.length < MIN_LENGTH || COMMON.has(value)) continue;
-    add(DECODINGS, value, PART);
+    add(DECODINGS, value);
     const bytes = Buffer.from(secret, 'utf8');
-    add(['plain'], bytes.toString('hex'), HEX_PART);
-    for (const form of base64Forms(bytes)) add(['plain'], form.toLowerCase(), BASE64_PART);
+    add(['plain'], bytes.toString('hex'));
+    for (const form of base64Forms(bytes)) add(['plain'], form.toLowerCase());
   }
   return new Map([...tables].map(([decoding, byLength]) => [decoding, [...byLength.values()]]));
 }
@@ -138,6 +137,7 @@ function base64Forms(bytes: Buffer): string[] {
 /** Odd, so multiplying by it loses nothing mod 2^32. */
 const BASE = 0x01000193;
 const FILTER_BITS = 16;
+const FILTER_MASK = (1 << FILTER_BITS) - 1;
 
 /**
  * Windows of one length, found in a text by a rolling hash in one pass: a filter on the hash's low bits, then the
@@ -163,23 +163,28 @@ class Windows {
     const same = this.byHash.get(hash);
     if (!same) this.byHash.set(hash, [window]);
     else if (!same.includes(window)) same.push(window);
-    this.filter[hash & ((1 << FILTER_BITS) - 1)] = 1;
+    this.filter[hash & FILTER_MASK] = 1;
   }
 
   /** Calls `found` with each index of `text` where one of the windows starts. */
   find(text: string, found: (at: number) => void): void {
-    const { length } = this;
-    if (text.length < length) return;
+    const { length, filter, top } = this;
+    const last = text.length - length;
+    if (last < 0) return;
     let hash = hashOf(text, length);
     for (let at = 0; ; at++) {
-      if (this.filter[hash & ((1 << FILTER_BITS) - 1)] === 1) {
-        const same = this.byHash.get(hash);
-        if (same?.some((window) => text.startsWith(window, at))) found(at);
-      }
-      if (at + length >= text.length) return;
-      const out = Math.imul(text.charCodeAt(at), this.top);
+      if (filter[hash & FILTER_MASK] === 1 && this.holds(hash, text, at)) found(at);
+      if (at === last) return;
+      const out = Math.imul(text.charCodeAt(at), top);
       hash = (Math.imul(hash - out, BASE) + text.charCodeAt(at + length)) | 0;
     }
+  }
+
+  /** Whether one of the windows with `hash` is at `at` in `text`. */
+  private holds(hash: number, text: string, at: number): boolean {
+    const same = this.byHash.get(hash);
+    if (same) for (const window of same) if (text.startsWith(window, at)) return true;
+    return false;
   }
 }
 
