@@ -73,7 +73,8 @@ export class ServiceClient {
     this.kept.admit(this.window, label);
     const answered = await this.http.send(call, this.clock);
     checkIdentity(call, answered, this.excerpt);
-    const answer = this.kept.keep(answered, this.window, call.resource, label);
+    const key = withQuery(label, call.query);
+    const answer = this.kept.keep(answered, this.window, key, label, call.retry !== 'read');
     for (const deployment of call.deployments?.(answer) ?? []) this.observe(deployment);
     return answer;
   }
@@ -96,4 +97,12 @@ export class ServiceClient {
     const { resources } = await this.send(listDeployments({ deployment_ids: id, limit: 1 }));
     return resources.find((d) => d.id === id);
   }
+}
+
+/** "GET /v2/deployments?name_contains=a": a call as its answers replace each other in what the run keeps. */
+function withQuery(label: string, query: Call<unknown>['query']): string {
+  const pairs = Object.entries(query ?? {}).flatMap(([key, value]): [string, string][] =>
+    value === undefined ? [] : [[key, String(value)]],
+  );
+  return pairs.length ? `${label}?${new URLSearchParams(pairs).toString()}` : label;
 }

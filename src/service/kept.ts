@@ -1,8 +1,9 @@
 // What a run keeps of the service's answers, bounded however many deployments it acts on: each string (and key) cut
 // to 64 KiB, as a copy (a cut that shared the answer's text would keep all of it), and the service's data held in
-// all to 16 MiB. The latest answer about a resource replaces the one before it in the count (a status read polled
-// a thousand times counts once), within each window of the client (ServiceClient.within: each deployment of a list
-// has its own), so two deployments that answer with the same id each count theirs. Past the budget the call fails,
+// all to 16 MiB. The latest answer of a call about a resource replaces the one before it in the count (a status read
+// polled a thousand times counts once), within each window of the client (ServiceClient.within: each deployment of a
+// list has its own); two calls that show the same resource (its lookup, then its update) each count theirs, as the
+// run may hold both, and so do two deployments that answer with the same id. Past the budget the call fails,
 // and the run is full: a window that holds nothing yet (a deployment of a list that has not started) sends nothing
 // more, so the deployments after it fail at once instead of each reading answers it could not keep.
 import { ResponseError } from './errors.ts';
@@ -25,7 +26,7 @@ export class Kept {
   /** Set once an answer was refused: the run then holds at least RUN_MAX_BYTES less one answer's 4 MiB. */
   private full = false;
 
-  /** A new window's number: its answers replace each other's count, never another window's. */
+  /** A new window's number: its calls' answers replace their own count, never another window's. */
   window(): number {
     return ++this.windows;
   }
@@ -39,15 +40,16 @@ export class Kept {
   }
 
   /**
-   * `answer`, its strings cut, counted as what the window holds of each resource it shows; throws a ResponseError
-   * naming `request` when the run would then hold more than RUN_MAX_BYTES.
+   * `answer` to `call` (the request with its query), its strings cut, counted as what the window holds of each
+   * resource it shows; throws a ResponseError naming `request` when the run would then hold more than RUN_MAX_BYTES
+   * (`wrote`: the request was a write, which its answer shows took effect).
    */
-  keep<T>(answer: T, window: number, kind: string, request: string): T {
+  keep<T>(answer: T, window: number, call: string, request: string, wrote = false): T {
     const cut = bounded(answer);
     const updates = new Map<string, number>();
     const resources = resourcesOf(cut.value);
     for (const resource of resources) {
-      const key = `${window} ${kind} ${idOf(resource) ?? request}`;
+      const key = `${window} ${call} ${idOf(resource) ?? ''}`;
       const size = resources.length === 1 ? cut.bytes : bounded(resource).bytes;
       updates.set(key, (updates.get(key) ?? 0) + size);
     }
@@ -56,7 +58,7 @@ export class Kept {
     if (total > RUN_MAX_BYTES) {
       this.full = true;
       throw new ResponseError(
-        `${request} answered with ${mib(cut.bytes)} of data, and this run would then hold ${mib(total)} of the service's answers, more than the ${LIMIT}: stopped here. ${ADVICE}`,
+        `${request} answered with ${mib(cut.bytes)} of data, and this run would then hold ${mib(total)} of the service's answers, more than the ${LIMIT}: stopped here${wrote ? ' (the write was answered: it took effect on the service, unfollowed)' : ''}. ${ADVICE}`,
       );
     }
     for (const [key, size] of updates) this.held.set(key, size);

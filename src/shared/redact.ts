@@ -208,3 +208,25 @@ export function redactDeep<T>(value: T, redact: (text: string) => string): T {
     ) as T;
   return value;
 }
+
+/**
+ * `value` as a view whose strings read redacted, each when it is read: what a renderer shows of a report is redacted
+ * as redactDeep would, and what it never shows (every other field of every deployment of a list) is never copied.
+ * Keys read as they are: no renderer shows one of the service's, and the sink redacts the whole text again.
+ */
+export function redactedView<T>(value: T, redact: (text: string) => string): T {
+  const views = new WeakMap<object, object>();
+  const view = (item: unknown): unknown => {
+    if (typeof item === 'string') return redact(item);
+    if (!item || typeof item !== 'object') return item;
+    let seen = views.get(item);
+    if (!seen) {
+      seen = new Proxy(item, {
+        get: (target, key, receiver) => view(Reflect.get(target, key, receiver)),
+      });
+      views.set(item, seen);
+    }
+    return seen;
+  };
+  return view(value) as T;
+}

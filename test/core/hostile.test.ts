@@ -817,7 +817,7 @@ describe('sizes: 64 KiB a string, 16 MiB a run, and every deployment of a list k
   const rows = (markdown: string) =>
     markdown.split('\n').filter((line) => /^\| agent-\d{3} \|/.test(line));
 
-  it('5 deployments answering a custom_url of 1.9 MB: each kept to 64 KiB, the summary and the comment cut whole lines, every row kept', async () => {
+  it('5 deployments answering a custom_url of 1.9 MB: each kept to 64 KiB, the sections that fit shown, every row kept', async () => {
     const { service } = ctx;
     service.customUrl = `https://agent.example/${'u'.repeat(1_900_000)}`;
     service.statuses = ['DEPLOYED'];
@@ -833,10 +833,12 @@ describe('sizes: 64 KiB a string, 16 MiB a run, and every deployment of a list k
     // Cut at 64 KiB of UTF-8 (65,533 bytes and an ellipsis), shown in each deployment's own section until the cut.
     const longest = Math.max(...run.summary.split('\n').map((line) => Buffer.byteLength(line)));
     expect(longest).toBeLessThan(64 * 1024 + 200);
-    expect(run.summary).toMatch(/\n_\(\d+ more lines left out: over 256 KiB\)_\n$/);
+    expect(run.summary).toMatch(
+      /\n_\(The sections? of \d more deployments? left out: over 256 KiB\. The table above has every one\.\)_\n$/,
+    );
     const [comment] = commentBodies(github.gh);
     expect(rows(comment!)).toEqual(names(5).map((name) => expect.stringMatching(row(name))));
-    expect(comment).toMatch(/\n_\(\d+ more lines left out: over 59 KiB\)_\n$/);
+    expect(comment).toMatch(/\n_\(The sections? of \d more deployments? left out: over 5\d KiB\. /);
   });
 
   it('6 deployments answering near every limit: past 16 MiB a clear error, and every deployment keeps its row', async () => {
@@ -844,13 +846,18 @@ describe('sizes: 64 KiB a string, 16 MiB a run, and every deployment of a list k
     service.labels = nearTheLimits();
     service.statuses = ['DEPLOYED'];
 
-    const run = await deployHostile(list(6));
+    // One at a time: one deployment fits (its lookup, update, status and re-read: 11 MiB), the next does not.
+    const run = await deployHostile(list(6, { 'max-parallel': '1' }));
 
     expectFailure(run, /more than the 16\.0 MiB one run keeps however many deployments it acts on/);
     const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
     const ended = Object.values(results).map((r) => r.result);
     expect(ended).toContain('deployed');
     expect(ended).toContain('failed');
+    // Full, the run sends nothing for a deployment that has not begun: each would read 4 MiB it could not keep.
+    expect(run.errors.join('\n')).toContain('was not sent: this run already holds');
+    const looked = service.requestsTo('list').flatMap((r) => r.query.name_contains ?? []);
+    expect(new Set(looked)).toEqual(new Set(['agent-001', 'agent-002']));
     expect(rows(run.summary).map((row) => row.split(' | ')[0])).toEqual(
       names(6).map((n) => `| ${n}`),
     );

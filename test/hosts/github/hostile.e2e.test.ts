@@ -196,7 +196,9 @@ describe.concurrent(
 const names = (n: number) =>
   Array.from({ length: n }, (_, i) => `agent-${String(i + 1).padStart(3, '0')}`);
 
-// One at a time: each holds a few hundred MB of answers in the test's process and the child's.
+// One at a time: each holds a few hundred MB of answers in the test's process and the child's. At the default
+// max-parallel (4): at 16, 16 answers of 4 MiB are read at once, and the peak varies more from run to run with the
+// garbage collector's timing (docs/performance.md has the figures of both).
 describe('100 deployments answering near every limit, on the child process', () => {
   it.each(['status', 'deploy'])(
     '%s: peak memory under 300 MiB, past 16 MiB a clear error, every deployment keeps its row',
@@ -217,7 +219,6 @@ describe('100 deployments answering near every limit, on the child process', () 
             command,
             name: '',
             deployments: JSON.stringify(names(100).map((name) => ({ name }))),
-            'max-parallel': '16',
             timeout: '60s',
           },
           { timeoutMs: 180_000 },
