@@ -159,7 +159,8 @@ async function execute(
 function recordFailure(report: RunReport, error: unknown, log: Logger): void {
   report.ok = false;
   report.result ??= 'failed';
-  const phase = report.phase ?? (error instanceof InputError ? 'inputs' : 'start');
+  // An input error is the inputs' wherever it is found (verify-url once the deployment is read): nothing was written.
+  const phase = error instanceof InputError ? 'inputs' : (report.phase ?? 'start');
   if (report.cancelled) {
     report.failure = { phase, message: 'The job was cancelled.' };
     return;

@@ -6,7 +6,7 @@ import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
 import { changedFields, createBody, patchBody } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
-import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
+import { checkVerifiable, checkVerifiableCreated, verifyCheck } from '../deploy/verify.ts';
 import {
   carries,
   describeValues,
@@ -98,7 +98,7 @@ async function create(
     ? await resolveRepository(client, settings, name)
     : undefined;
   const body = createBody(name, settings, repo, listener);
-  const verify = checkVerifiable(settings, settings.customUrl);
+  const verify = checkVerifiableCreated(settings, name);
   if (settings.dryRun) {
     report.plan = { ...planOf('create', createDeployment(body)), verify };
     conclude(report, success('planned'));
@@ -112,7 +112,7 @@ async function create(
   report.revisionCreated = deployment.latest_revision_id !== null;
   await follow(ctx, settings, deployment, {
     revisionId: deployment.latest_revision_id ?? undefined,
-    check: verifyCheck(settings, verify),
+    check: verifyCheck(settings, checkVerifiableCreated(settings, name, deployment)),
     expect,
   });
 }
@@ -134,7 +134,7 @@ async function update(
   const body = patchBody(settings, existing, listener);
   const call = patchDeployment(existing.id, body);
   // Read before the write: what the service answers after it never chooses where the check goes.
-  const verify = checkVerifiable(settings, settings.customUrl ?? existing.source_config.custom_url);
+  const verify = checkVerifiable(settings, existing);
   if (settings.dryRun) {
     report.plan = { ...planOf('update', call), verify };
     return conclude(report, success('planned'));

@@ -58,7 +58,7 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
     );
   report.deployment = target;
   report.previousRevisionId = target.active_revision_id ?? undefined;
-  const verify = checkVerifiable(settings, target.source_config.custom_url);
+  const verify = checkVerifiable(settings, target);
   const call = redeployRevision(target.id, settings.revisionId);
   if (settings.dryRun) {
     report.plan = { ...planOf('redeploy', call), verify };

@@ -48,6 +48,7 @@ export const STEP_INPUTS = [
   'allow-skipped',
   'rollback-on-failure',
   'revision-id',
+  'from-revision-id',
   'token-id',
   'provider-account-label',
   'is-default',
@@ -117,7 +118,7 @@ export function ofItem(error: unknown, name: string): unknown {
 }
 
 /** The step's inputs that do not go with a list. */
-function checkStep({ command, name, deploymentId, common }: Inputs): void {
+function checkStep({ command, name, deploymentId, fromRevisionId, common }: Inputs): void {
   if (!SET_COMMANDS.includes(command))
     throw new InputError(
       INPUT,
@@ -132,6 +133,11 @@ function checkStep({ command, name, deploymentId, common }: Inputs): void {
     throw new InputError(
       'deployment-id',
       'cannot be used with deployments: the items are found by their names; drop deployment-id.',
+    );
+  if (fromRevisionId !== undefined)
+    throw new InputError(
+      'from-revision-id',
+      'cannot be used with deployments: a revision belongs to one source deployment; promote it in a step of its own (name, from and from-revision-id).',
     );
   if (common.preview)
     throw new InputError(

@@ -293,6 +293,8 @@ function promotedFrom(p: Promotion): string {
 
 function verified(v: Verification): string {
   const tries = `${v.attempts} ${v.attempts === 1 ? 'attempt' : 'attempts'}`;
+  if (v.attempts === 0)
+    return `❌ ${link(withoutQuery(v.url))} not checked: ${esc(v.lastAnswer ?? '')}`;
   return v.ok
     ? `✅ ${link(withoutQuery(v.url))} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
     : `❌ ${link(withoutQuery(v.url))} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;

@@ -1,5 +1,7 @@
-// Markdown for the job summary and the pull request comment. Data goes through these functions only, so it can
-// never become HTML, a table cell boundary, a code span it closes, a line break, an @mention or a link.
+// Markdown for the job summary, the pull request comment and the merge request note. Data goes through these
+// functions only, so it can never become HTML, a table cell boundary, a code span it closes, a line break, an
+// @mention, a link, or a GitLab reference (`!12`, `#12`, `&5`, `%"v1"`, `$123`, `~label`: GitLab links none that a
+// backslash escapes; `@user` is broken like a GitHub mention).
 import { normalise, oneLine } from './text.ts';
 import { httpUrl } from './url.ts';
 
@@ -9,13 +11,15 @@ import { httpUrl } from './url.ts';
  */
 const ZWSP = '&#8203;';
 
-/** Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line, nothing that autolinks. */
+/**
+ * Text for a paragraph or a table cell: HTML and Markdown syntax escaped, on one line, nothing that autolinks. `&` is
+ * backslash-escaped (a literal `&` in CommonMark, so never an entity), not `&amp;`: GitLab reads `&amp;5` as `&5`.
+ */
 export function esc(text: string): string {
   return oneLine(text)
-    .replace(/&/g, '&amp;')
+    .replace(/([\\`*_[\]{}()#+!|~&$%^])/g, '\\$1')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]{}()#+!|~])/g, '\\$1')
     .replace(/@/g, `@${ZWSP}`)
     .replace(/:\/\//g, `:${ZWSP}//`)
     .replace(/(www)\./gi, `$1${ZWSP}.`);

@@ -5,6 +5,8 @@ import { Redactor } from '../../src/shared/redact.ts';
 import { cut, lines } from '../../src/shared/text.ts';
 import { withoutCredentials } from '../../src/shared/url.ts';
 import { Sinks } from '../../src/core/sinks.ts';
+import { gitLabReferences } from '../helpers/gitlab.ts';
+import { liveMentions, render } from '../helpers/hostile-checks.ts';
 
 const KEY = 'ak_live_7Qx9*Zr2=Lm4';
 
@@ -66,6 +68,24 @@ describe('Markdown', () => {
     expect(esc('see https://evil.example and WWW.evil.example')).toBe(
       'see https:&#8203;//evil.example and WWW&#8203;.evil.example',
     );
+  });
+
+  it('escapes every GitLab reference, and shows each character as it was', () => {
+    const text = 'see !12 #12 &5 %"v1" %3 $123 ~label ~"a b" @user ^1 g/p!7 \\!8 &amp;9 &#64;x';
+    // The control: GitLab would link each of them unescaped.
+    expect(gitLabReferences(text).length).toBeGreaterThanOrEqual(12);
+
+    const escaped = esc(text);
+
+    expect(gitLabReferences(escaped)).toEqual([]);
+    expect(liveMentions(escaped)).toEqual([]);
+    // What a reader sees: the text itself, with a zero-width space after the @.
+    const shown = render(escaped)
+      .replace(/<\/?p>\n?/g, '')
+      .replace(/\u200b/g, '')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
+    expect(shown).toBe(text);
   });
 
   it('makes code spans that data cannot close, however many runs of backticks it holds', () => {

@@ -37,6 +37,7 @@ export async function runCliInProcess(
     env,
     ci: isGitLabCi(env) ? gitLabCi(env, dir, world.transport) : noCi(dir),
     console,
+    cwd: dir,
   });
   try {
     const report = await runAction({

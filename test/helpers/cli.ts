@@ -25,6 +25,8 @@ interface CliOptions {
   read?: string[];
   /** Files to write into the working directory before the start: relative path → content. */
   files?: Record<string, string>;
+  /** Called with the working directory before the start, e.g. to plant a symbolic link or a FIFO. */
+  prepare?: (dir: string) => void;
   /** Called with each chunk of stderr as it comes, e.g. to send a signal once a line shows. */
   onStderr?: (text: string, child: ChildProcess) => void;
   timeoutMs?: number;
@@ -36,6 +38,7 @@ export async function runCli(options: CliOptions): Promise<CliRun> {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
+  options.prepare?.(dir);
   try {
     const child = spawn(process.execPath, [CLI, ...options.args], {
       cwd: dir,

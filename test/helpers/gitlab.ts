@@ -3,6 +3,7 @@
 // CI_API_V4_URL (`apiUrl`).
 import type { ServerResponse } from 'node:http';
 import type { RecordedRequest } from '../simulator/server.ts';
+import { decodeEntities, render } from './hostile-checks.ts';
 import { Loopback, LoopbackFake, sendJson as send, useFake } from './loopback.ts';
 
 interface FakeGitLabUser {
@@ -21,6 +22,14 @@ interface FakeNote {
 
 export const GITLAB_TOKEN = 'glpat-test-token-0123456789';
 
+/** What a job of a push to main of acme/agent (project 7) has. */
+export const PUSH_VARIABLES = {
+  GITLAB_CI: 'true',
+  CI_PROJECT_PATH: 'acme/agent',
+  CI_PROJECT_ID: '7',
+  CI_COMMIT_REF_NAME: 'main',
+  CI_PIPELINE_SOURCE: 'push',
+};
 /** What a job of merge request !12's pipeline adds: from branch feature/login of the same project, 7. */
 export const MERGE_REQUEST_VARIABLES = {
   CI_PIPELINE_SOURCE: 'merge_request_event',
@@ -128,4 +137,52 @@ function wire(note: FakeNote): unknown {
 /** One fake GitLab per test file, emptied before each test. */
 export function useGitLab(): { gitlab: FakeGitLab } {
   return useFake('gitlab', () => FakeGitLab.start());
+}
+
+/** What GitLab makes references of (its MarkdownPreEscapeFilter): one with a backslash before it stays plain. */
+const REFERENCE_CHARACTERS = '@#!$&~%^';
+/** Stands in for an escaped one in the text checked. */
+const ESCAPED = '\u0001';
+
+/**
+ * GitLab references in a note that its Markdown would link or act on (`!12`, `#12`, `&5`, `%"v1"`, `$123`,
+ * `~label`, `@user`, `^…`): in text, not in code, a link or a comment, an escaped one (`\!12`) left out, entities
+ * decoded. Stricter than GitLab: any reference character before a word character or a quote counts, whatever
+ * precedes it (`group/project!12` is a reference too).
+ */
+export function gitLabReferences(markdown: string): string[] {
+  let marked = '';
+  for (let i = 0; i < markdown.length; i++) {
+    const c = markdown[i]!;
+    const next = markdown[i + 1];
+    if (c === '\\' && next !== undefined) {
+      // `\\` is an escaped backslash: the character after it is not escaped.
+      marked += REFERENCE_CHARACTERS.includes(next) ? ESCAPED : c + next;
+      i++;
+    } else marked += c;
+  }
+  const text = decodeEntities(
+    render(marked)
+      .replace(/<(code|pre|a)\b[^>]*>[\s\S]*?<\/\1>/g, ' ')
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/<[^>]*>/g, ' '),
+  );
+  return [...text.matchAll(/[!#&$%~^]["\w]|@\w/g)].map(
+    (m) => `${m[0]} in ${JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 30))}`,
+  );
+}
+
+/** Lines GitLab would run as a quick action (`/merge`, `/approve`): a line of the note, outside code, led by `/`. */
+export function quickActions(markdown: string): string[] {
+  let fence: string | undefined;
+  const found: string[] = [];
+  for (const line of markdown.split('\n')) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === undefined) {
+      if (f) fence = f;
+      else if (/^\s*\//.test(line)) found.push(line);
+    } else if (f && f[0] === fence[0] && f.length >= fence.length && line.trim() === f)
+      fence = undefined;
+  }
+  return found;
 }

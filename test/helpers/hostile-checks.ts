@@ -248,7 +248,7 @@ const OWN_ATTRIBUTES =
  * (`\\|`); cmark-gfm does not (its `table_cell` scan takes any backslash-pipe as an escaped pipe), so one more
  * backslash makes marked split cells where GitHub does.
  */
-function render(markdown: string): string {
+export function render(markdown: string): string {
   const cells = markdown.replace(/(?<!\\)((?:\\\\)+)\|/g, '$1\\|');
   return marked.parse(cells, { gfm: true, async: false });
 }
@@ -286,7 +286,7 @@ export function liveMentions(markdown: string): string[] {
   );
 }
 
-function decodeEntities(text: string): string {
+export function decodeEntities(text: string): string {
   const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
   return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, e: string) => {
     if (e[0] !== '#') return named[e.toLowerCase()] ?? all;

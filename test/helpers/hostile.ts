@@ -11,7 +11,7 @@ import type { RecordedRequest } from '../simulator/server.ts';
 import { Loopback, LoopbackFake, useFake } from './loopback.ts';
 import type { World } from './run.ts';
 
-/** Text aimed at the runner's log, at Markdown and HTML, and at @mentions. */
+/** Text aimed at the runner's log, at Markdown and HTML, at @mentions and at GitLab's references. */
 export const PAYLOADS: readonly string[] = [
   '\n::error::pwned',
   '\r::add-mask::x',
@@ -40,6 +40,7 @@ export const PAYLOADS: readonly string[] = [
   'back\\| slash before a pipe \\\\| two',
   '\n# heading\n- item\n> quote',
   '@acme/admins @octocat cc:@team',
+  '!12 #12 &5 %"v1" %3 $123 ~label ~"a b" ^1 group/project!34',
   '&lt;b&gt;entity&#64;mention',
   'log in at https://evil.example/login or www.evil.example/reset',
   '\u202egnp.exe \u2066isolate\u2069 zero\u200bwidth soft\u00adhyphen \ufeffbom',
@@ -338,7 +339,8 @@ export class HostileService extends LoopbackFake {
     return {
       repo_ref: x('repo_ref'),
       graph_config_path: x('graph_config_path'),
-      image_uri: x('image_uri'),
+      // An image with white space or a control character is a schema error: the payloads within what is allowed.
+      image_uri: `[image_uri]${PAYLOADS.join('')}${this.padding}`.replace(/[\s\p{Cc}\p{Cf}]/gu, ''),
       source_tarball_path: x('source_tarball_path'),
       repo_commit_sha: this.commit,
     };

@@ -49,6 +49,11 @@ const CASES: [string, Record<string, string>][] = [
   ['resource-spec', { 'resource-spec': '@deploy/missing.yaml' }],
   ['resource-spec', { 'resource-spec': '@../outside.yaml' }],
   ['image-uri', { source: 'codehost', 'image-uri': 'r.example/a:1' }],
+  // A second line would go into the PATCH with it.
+  ['image-uri', { 'image-uri': 'r.example/a:1\nr.example/b:2' }],
+  ['image-uri', { 'image-uri': 'r.example/a:1 --privileged' }],
+  ['image-uri', { 'image-uri': 'r.example/a:1\u200b' }],
+  ['from-revision-id', { command: 'promote', from: 'staging', 'from-revision-id': 'latest' }],
   ['k8s-namespace', { 'k8s-namespace': 'team-a' }],
   ['token-id', { command: 'token-metadata' }],
   ['provider-account-label', { command: 'token-metadata', 'token-id': UUID }],

@@ -1,22 +1,30 @@
-// --dotenv: the outputs as NAME=value lines, the output's name upper case with `_`, in the form GitLab CI reads as a
-// dotenv report (artifacts:reports:dotenv), its strictest reader: each line `key=value`, the value stripped, the file
-// under 5 KB (its default limit). GitLab also expands variable references in the values wherever later jobs use them
-// ($NAME, ${NAME}, %NAME% in environment:url and scripts), so a value that holds one is left out rather than let the
-// service's data read a job's variables.
+// --dotenv: the outputs as NAME=value lines, the output's name upper case with `_`, read by two readers that must see
+// the same file: GitLab CI's dotenv report (artifacts:reports:dotenv: each line split at its first `=`, both sides
+// stripped, no quoting, the file under 5 KB, and variable references in the values expanded wherever later jobs use
+// them: $NAME, ${NAME}, %NAME%), and a shell's `set -a; . ./agent-deploy.env`, which would run a `;`, a `$(…)` or a
+// backquote and split a value at a space into a second assignment. Values come from the service: a value with any
+// character outside SAFE is left out, so that both readers take each line as the same one variable, and nothing else.
 
 /** GitLab's default limit is "less than 5 KB". */
 const MAX_BYTES = 5 * 1024 - 1;
-/** What GitLab's expansion reads as a variable. */
-const REFERENCE = /\$[A-Za-z_{]|%[A-Za-z_]\w*%/;
+/**
+ * What no shell gives a meaning to, unquoted, in an assignment or a word (no quote, `$`, backquote, white space,
+ * `;&|<>()`, `\`, `#`, `~`, glob or brace), and GitLab's reader keeps as is: enough for ids, names, statuses,
+ * numbers and most URLs. Empty is a value too (`PREVIOUS_REVISION_ID=`).
+ */
+const SAFE = /^[A-Za-z0-9_.,:/@+=%-]*$/;
+/** GitLab's other expansion: `%NAME%`. */
+const WINDOWS_REFERENCE = /%[A-Za-z_]\w*%/;
+/** Outputs that are JSON (`results`): quotes in every value, so never a line here; --json carries them. */
+const JSON_OUTPUTS = new Set(['results']);
 
 export function dotenvName(output: string): string {
   return output.toUpperCase().replaceAll('-', '_');
 }
 
 /**
- * The file's text, and the outputs left out with why: a value holding a variable reference, and to stay under
- * GitLab's limit the longest ones (a list of many deployments' results is the one that grows). Values are one line
- * already (the output sink).
+ * The file's text, and the outputs left out with why: a value a shell or GitLab would interpret, and to stay under
+ * GitLab's limit the longest ones. Values are one line already (the output sink).
  */
 export function dotenv(outputs: Record<string, string>): {
   text: string;
@@ -25,8 +33,14 @@ export function dotenv(outputs: Record<string, string>): {
   const left: { name: string; why: string }[] = [];
   const lines: { name: string; line: string }[] = [];
   for (const [name, value] of Object.entries(outputs)) {
-    if (REFERENCE.test(value))
-      left.push({ name, why: 'it holds what GitLab would expand as a variable ($NAME, %NAME%)' });
+    if (JSON_OUTPUTS.has(name)) continue;
+    if (!SAFE.test(value))
+      left.push({
+        name,
+        why: 'it holds characters a shell would interpret (only letters, digits and _.,:/@+=%- are written)',
+      });
+    else if (WINDOWS_REFERENCE.test(value))
+      left.push({ name, why: 'it holds what GitLab would expand as a variable (%NAME%)' });
     else lines.push({ name, line: `${dotenvName(name)}=${value}\n` });
   }
   const size = () => lines.reduce((sum, l) => sum + Buffer.byteLength(l.line), 0);

@@ -1,10 +1,10 @@
 // The command line as a Host: inputs from flags, else AGENT_DEPLOY_* variables; the log on stderr; the outputs kept
 // for --json and the dotenv file; the summary to a file when one is named. What the CI around it adds (its facts,
 // its token, a merge request note) comes from a `Ci`: GitLab CI's, or none on a laptop.
-import { writeFile } from 'node:fs/promises';
 import type { Host, HostContext, Integration, IntegrationRun } from '../../core/host.ts';
 import { variableOf } from './args.ts';
 import type { Console } from './console.ts';
+import { writeOwnFile } from './files.ts';
 
 /** What the CI the command runs in adds to it. */
 export interface Ci {
@@ -37,6 +37,8 @@ interface CliHostOptions {
   env: NodeJS.ProcessEnv;
   ci: Ci;
   console: Console;
+  /** The working directory: the files are written inside it only. */
+  cwd: string;
   summaryFile?: string;
 }
 
@@ -74,8 +76,10 @@ export class CliHost implements Host {
     this.outputs[name] = value;
   }
 
+  /** A file refused (a symbolic link, outside the working directory) throws: the run warns, naming it. */
   async summary(markdown: string): Promise<void> {
-    if (this.options.summaryFile) await writeFile(this.options.summaryFile, markdown);
+    const { summaryFile, cwd } = this.options;
+    if (summaryFile) writeOwnFile(summaryFile, markdown, cwd);
   }
 
   fail(line: string): void {

@@ -1,7 +1,6 @@
 // The command line's edge (`agent-deploy`, dist/cli.js): the arguments read against action.yml, the CI around it
 // (GitLab CI, or none), the log on stderr, the system's clock and HTTP, SIGINT/SIGTERM as the cancel, and the run;
 // then the outputs (--json on stdout, the dotenv file) and the exit code.
-import { writeFileSync } from 'node:fs';
 import { COMMANDS } from '../../commands/index.ts';
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
@@ -12,6 +11,7 @@ import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
 import { Console } from './console.ts';
 import { dotenv } from './dotenv.ts';
 import { EXIT, exitCode } from './exit.ts';
+import { RefusedFile, writeOwnFile } from './files.ts';
 import { helpText } from './help.ts';
 import { CliHost, noCi } from './host.ts';
 
@@ -65,6 +65,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
     env,
     ci,
     console,
+    cwd,
     summaryFile: invocation.summaryFile ?? ci.files.summary,
   });
   try {
@@ -75,7 +76,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
       signal: controller.signal,
     });
     console.close();
-    const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console);
+    const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console, cwd);
     if (invocation.json) stdout.write(`${JSON.stringify(host.outputs)}\n`);
     // A person at a terminal reads them too (a pipe or a CI's log gets only what --json asks for).
     else if (stdout.isTTY) stdout.write(outputsText(host.outputs));
@@ -87,21 +88,27 @@ export async function run(argv: readonly string[], script: string): Promise<void
   }
 }
 
-/** The outputs as a dotenv file, when one is asked for (or GitLab CI's default); false when it could not be written. */
+/**
+ * The outputs as a dotenv file, when one is asked for (or GitLab CI's default); false when it was not written: a
+ * file refused (a symbolic link, outside the working directory) is a warning naming it, another error the failure.
+ */
 function writeDotenv(
   file: string | undefined,
   outputs: Record<string, string>,
   console: Console,
+  cwd: string,
 ): boolean {
   if (!file) return true;
   const { text, left } = dotenv(outputs);
   for (const { name, why } of left)
     console.log.warning(`Output ${name} is left out of ${file}: ${why}.`);
   try {
-    writeFileSync(file, text);
+    writeOwnFile(file, text, cwd);
     return true;
   } catch (error) {
-    console.error(`Could not write the outputs to ${file}: ${(error as Error).message}`);
+    if (error instanceof RefusedFile)
+      console.log.warning(`Could not write the outputs: ${error.message}.`);
+    else console.error(`Could not write the outputs to ${file}: ${(error as Error).message}`);
     return false;
   }
 }

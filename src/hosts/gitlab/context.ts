@@ -1,5 +1,7 @@
 // A GitLab CI job as the host context: its predefined CI_* variables. The merge request's source branch and its
-// project are its author's choice: data, like a pull request's head on GitHub.
+// project are its author's choice: data, like a pull request's head on GitHub. GitLab names the merge request's
+// project (CI_MERGE_REQUEST_PROJECT_ID, its target), its source project (CI_MERGE_REQUEST_SOURCE_PROJECT_ID) and the
+// project the pipeline runs in (CI_PROJECT_ID): a fork's pipeline runs in the fork, unless the parent runs it.
 
 import type { HostContext } from '../../core/host.ts';
 
@@ -28,14 +30,22 @@ export function readGitLabContext(
     runUrl: env.CI_JOB_URL || env.CI_PIPELINE_URL || undefined,
   };
   if (iid !== undefined) {
-    const source = env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID;
-    const target = env.CI_MERGE_REQUEST_PROJECT_ID;
+    const source = env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID || undefined;
+    const target = env.CI_MERGE_REQUEST_PROJECT_ID || undefined;
+    // Its own project's only when GitLab says so: a pipeline that does not name both projects is taken for a fork's.
+    const fromFork = !(source !== undefined && source === target);
     host.change = {
       number: iid,
       headRef: env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME || undefined,
-      // As on GitHub: a fork only when both projects are known and differ.
-      fromFork: Boolean(source && target && source !== target),
+      fromFork,
     };
+    // A fork's pipeline runs in the fork with the fork's variables, unless a member of the parent runs it there
+    // (merged results, or "Run pipeline"): then the parent's secrets meet the fork author's branch and code, as on
+    // pull_request_target. Any project but the fork's own counts as the parent.
+    if (fromFork && (source === undefined || env.CI_PROJECT_ID !== source)) {
+      host.untrustedHead = `a pipeline for merge request !${iid} from a fork`;
+      host.ref = undefined;
+    }
   }
   return {
     host,

@@ -39,14 +39,58 @@ describe('the GitLab CI context', () => {
     expect(gitlab).toMatchObject({ projectId: '7', mergeRequest: 12 });
   });
 
-  it('of a merge request from a fork: the source project differs', () => {
+  it("of a merge request from a fork, in the fork: the source project differs, the ref is the fork's branch", () => {
     const { host, gitlab } = readGitLabContext(
       { ...MERGE_REQUEST, CI_PROJECT_ID: '99', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '99' },
       '/cwd',
     );
     expect(host.change?.fromFork).toBe(true);
+    // The fork's own pipeline holds the fork's variables only: its branch is its owner's to deploy.
+    expect(host.untrustedHead).toBeUndefined();
+    expect(host.ref).toBe('feature/login');
     // The note goes to the merge request's own project.
     expect(gitlab.projectId).toBe('7');
+  });
+
+  it.each([
+    ['merged results in the parent', { CI_MERGE_REQUEST_EVENT_TYPE: 'merged_result' }],
+    ['a detached pipeline the parent ran', { CI_MERGE_REQUEST_EVENT_TYPE: 'detached' }],
+  ])(
+    "of a fork's merge request run in the parent project (%s): no default ref, as on pull_request_target",
+    (_, extra) => {
+      const { host } = readGitLabContext(
+        { ...MERGE_REQUEST, ...extra, CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '99' },
+        '/cwd',
+      );
+      expect(host.change).toEqual({ number: 12, headRef: 'feature/login', fromFork: true });
+      expect(host.untrustedHead).toBe('a pipeline for merge request !12 from a fork');
+      expect(host.ref).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['without the source project', { CI_MERGE_REQUEST_SOURCE_PROJECT_ID: undefined }],
+    ['with an empty source project', { CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '' }],
+    [
+      'without either',
+      { CI_MERGE_REQUEST_SOURCE_PROJECT_ID: undefined, CI_MERGE_REQUEST_PROJECT_ID: undefined },
+    ],
+  ])("of a merge request %s: taken for a fork's, with no default ref", (_, missing) => {
+    const { host } = readGitLabContext({ ...MERGE_REQUEST, ...missing }, '/cwd');
+    expect(host.change?.fromFork).toBe(true);
+    expect(host.ref).toBeUndefined();
+    expect(host.untrustedHead).toBeDefined();
+  });
+
+  it("of a merge request without the target project, run in its source project: a fork's, with its own branch", () => {
+    const { host } = readGitLabContext(
+      { ...MERGE_REQUEST, CI_MERGE_REQUEST_PROJECT_ID: '' },
+      '/cwd',
+    );
+    expect(host.change?.fromFork).toBe(true);
+    // The source project's own pipeline: its variables, its members' branch.
+    expect(host.untrustedHead).toBeUndefined();
+    expect(host.ref).toBe('feature/login');
   });
 
   it('of a tag: the tag in full, as the service needs it', () => {

@@ -3,9 +3,11 @@
 // through a fake GitLab API at CI_API_V4_URL.
 import { describe, expect, it } from 'vitest';
 import { runCli, runnerCommands } from '../../helpers/cli.ts';
+import { gitLabDotenv } from '../../helpers/dotenv.ts';
 import {
   GITLAB_TOKEN,
   MERGE_REQUEST_VARIABLES,
+  PUSH_VARIABLES,
   TOKEN_USER,
   useGitLab,
 } from '../../helpers/gitlab.ts';
@@ -16,11 +18,7 @@ const fakes = useGitLab();
 
 /** A job of a push to main of acme/agent (project 7). */
 const pushJob = () => ({
-  GITLAB_CI: 'true',
-  CI_PROJECT_PATH: 'acme/agent',
-  CI_PROJECT_ID: '7',
-  CI_COMMIT_REF_NAME: 'main',
-  CI_PIPELINE_SOURCE: 'push',
+  ...PUSH_VARIABLES,
   CI_API_V4_URL: fakes.gitlab.apiUrl,
   CI_JOB_URL: 'https://gitlab.example/acme/agent/-/jobs/99',
 });
@@ -37,16 +35,10 @@ const variables = () => ({
   AGENT_DEPLOY_POLL_INTERVAL: '1s',
 });
 
-/** The dotenv report as GitLab reads it: every line `KEY=value`. */
+/** The dotenv report as GitLab reads it: every line `KEY=value`, ended by a newline. */
 function dotenv(text: string | undefined): Record<string, string> {
-  const lines = (text ?? '').split('\n');
-  expect(lines.pop()).toBe('');
-  return Object.fromEntries(
-    lines.map((line) => {
-      expect(line).toMatch(/^[A-Z_]+=/);
-      return [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
-    }),
-  );
+  expect(text).toMatch(/\n$/);
+  return gitLabDotenv(text!);
 }
 
 describe('agent-deploy in GitLab CI (GITLAB_CI=true)', () => {

@@ -5,10 +5,13 @@ import { dotenv } from '../../../src/hosts/cli/dotenv.ts';
 import { runCliInProcess } from '../../helpers/cli-in-process.ts';
 import {
   GITLAB_TOKEN,
+  gitLabReferences,
   MERGE_REQUEST_VARIABLES,
+  quickActions,
   TOKEN_USER,
   useGitLab,
 } from '../../helpers/gitlab.ts';
+import { htmlFromData } from '../../helpers/hostile-checks.ts';
 import { useWorld } from '../../helpers/run.ts';
 import { baseInputs } from '../../helpers/setup.ts';
 
@@ -99,6 +102,24 @@ describe('the merge request note', () => {
     );
   });
 
+  it("links no GitLab reference from data: a deployment's name of them all is shown, escaped", async () => {
+    const name = 'agent !12 #12 &5 %"v1" $123 ~label ~"a b" @user ^1 g/p!7';
+    const dep = world.sim.addDeployment({ name });
+
+    const run = await runCliInProcess(world, {
+      inputs: baseInputs(world.sim, { 'deployment-id': dep.id }),
+      env: mergeRequestJob(),
+    });
+
+    expect(run.outputs.result).toBe('deployed');
+    const [note] = fakes.gitlab.notesOn('7', 12);
+    const body = note!.body;
+    expect(body).toContain('agent \\!12 \\#12 \\&5 \\%"v1" \\$123 \\~label');
+    expect(gitLabReferences(body)).toEqual([]);
+    expect(quickActions(body)).toEqual([]);
+    expect(htmlFromData(body, body.slice(0, body.indexOf('\n')))).toEqual([]);
+  });
+
   it('is written for a dry run too: the plan on the merge request', async () => {
     const run = await deploy(mergeRequestJob(), { 'dry-run': 'true' });
 
@@ -107,7 +128,7 @@ describe('the merge request note', () => {
     expect(fakes.gitlab.notesOn('7', 12)).toHaveLength(1);
   });
 
-  it('is one note for a list of deployments, whose outputs (--json, the dotenv report) carry results', async () => {
+  it('is one note for a list of deployments, whose --json carries results (the dotenv report not: JSON has quotes)', async () => {
     const { gitlab } = fakes;
     for (const name of ['agent-a', 'agent-b']) world.sim.addDeployment({ name });
 
@@ -119,7 +140,8 @@ describe('the merge request note', () => {
     expect(run.outputs.result).toBe('deployed');
     const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
     expect(Object.keys(results)).toEqual(['agent-a', 'agent-b']);
-    expect(dotenv(run.outputs).text).toContain(`RESULTS=${run.outputs.results}\n`);
+    expect(dotenv(run.outputs).text).toMatch(/^RESULT=deployed$/m);
+    expect(dotenv(run.outputs).text).not.toContain('RESULTS=');
     const notes = gitlab.notesOn('7', 12);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.body.startsWith('<!-- agent-deploy-action:agent-a, agent-b -->\n')).toBe(true);
