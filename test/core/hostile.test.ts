@@ -22,6 +22,7 @@ import {
   fullWidth,
   htmlEntities,
   percentEveryByte,
+  revisionAnswer,
   splitEvery,
   unicodeEscape,
   useHostileService,
@@ -633,14 +634,6 @@ describe('base-url with user:password@', () => {
 
 describe('identity: an answer about another resource than the one asked is an error naming the endpoint', () => {
   const AT = '2025-01-02T03:04:05Z';
-  const revision = (id: string) => ({
-    id,
-    created_at: AT,
-    updated_at: AT,
-    status: 'DEPLOYED',
-    source: 'codehost',
-    source_revision_config: { repo_ref: 'main', repo_commit_sha: 'b'.repeat(40) },
-  });
   const promoteInputs = { command: 'promote', from: 'staging' };
 
   it('promote deploys the source’s active revision (the control)', async () => {
@@ -661,7 +654,7 @@ describe('identity: an answer about another resource than the one asked is an er
     service.add('staging');
     service.statuses = ['DEPLOYED'];
     const other = randomUUID();
-    service.on('revision', () => ({ body: revision(other) }));
+    service.on('revision', () => revisionAnswer(other));
 
     const run = await deployHostile(promoteInputs);
 
@@ -675,7 +668,7 @@ describe('identity: an answer about another resource than the one asked is an er
 
   it('a status read that answers another revision is not reported as the latest one', async () => {
     const other = randomUUID();
-    ctx.service.on('revision', () => ({ body: revision(other) }));
+    ctx.service.on('revision', () => revisionAnswer(other));
 
     const run = await deployHostile({ command: 'status' });
 

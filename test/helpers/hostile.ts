@@ -678,6 +678,20 @@ export function pagesForever(service: HostileService, delayMs: number): Handler 
   };
 }
 
+/** A revision `id`, DEPLOYED, with a valid commit: what a read answers when it answers about another revision. */
+export function revisionAnswer(id: string): Reply {
+  return {
+    body: {
+      id,
+      created_at: AT,
+      updated_at: AT,
+      status: 'DEPLOYED',
+      source: 'codehost',
+      source_revision_config: { repo_ref: 'main', repo_commit_sha: 'b'.repeat(40) },
+    },
+  };
+}
+
 /**
  * One hostile service per test file, back to its defaults before each test, on the world's clock (call it after
  * useWorld): time moves while only it or the simulator holds a request.

@@ -12,6 +12,7 @@ import {
   HostileService,
   htmlEntities,
   percentEveryByte,
+  revisionAnswer,
 } from '../../helpers/hostile.ts';
 import {
   API_KEY,
@@ -121,16 +122,7 @@ describe('agent-deploy in a GitLab merge request pipeline, against a hostile ser
 
   it('a status read that answers another revision: an error naming the endpoint', async () => {
     const other = randomUUID();
-    fakes.service.on('revision', () => ({
-      body: {
-        id: other,
-        created_at: '2025-01-02T03:04:05Z',
-        updated_at: '2025-01-02T03:04:05Z',
-        status: 'DEPLOYED',
-        source: 'codehost',
-        source_revision_config: { repo_commit_sha: 'b'.repeat(40) },
-      },
-    }));
+    fakes.service.on('revision', () => revisionAnswer(other));
 
     const run = await hostileCli('status');
 

@@ -19,6 +19,7 @@ import {
   htmlEntities,
   hugePage,
   percentEveryByte,
+  revisionAnswer,
   splitEvery,
   titleBomb,
 } from '../../helpers/hostile.ts';
@@ -157,16 +158,7 @@ describe.concurrent(
     it('a status read that answers another revision: an error naming the endpoint', () =>
       withFakes(async (fakes) => {
         const other = randomUUID();
-        fakes.service.on('revision', () => ({
-          body: {
-            id: other,
-            created_at: '2025-01-02T03:04:05Z',
-            updated_at: '2025-01-02T03:04:05Z',
-            status: 'DEPLOYED',
-            source: 'codehost',
-            source_revision_config: { repo_commit_sha: 'b'.repeat(40) },
-          },
-        }));
+        fakes.service.on('revision', () => revisionAnswer(other));
 
         const run = await deployHostile(fakes, { command: 'status' });
 
