@@ -35,7 +35,7 @@ export class Kept {
   admit(window: number, request: string): void {
     if (this.full && !this.holding.has(window))
       throw new ResponseError(
-        `${request} was not sent: this run already holds ${mib(this.total)} of the service's answers, and one more was refused, past the ${LIMIT}; a deployment that has not begun gets no room. ${ADVICE}`,
+        `${request} was not sent: this run already holds ${mib(this.total)} of the service's answers, and one more was refused, past the ${LIMIT}; nothing more is read for what holds nothing yet (a deployment of the list that has not begun). ${ADVICE}`,
       );
   }
 
