@@ -232,6 +232,8 @@ describe('100 deployments answering near every limit, on the child process', () 
         expect(rows(run.summary)).toEqual(shown);
         expect(rows(commentBodies(fakes.gh)[0] ?? '')).toEqual(shown);
       }),
+    // The child's own limit (timeoutMs) ends a run that hangs; a loaded machine takes 15 s for these.
+    200_000,
   );
 });
 
