@@ -31,7 +31,7 @@ import { runSet } from './set.ts';
 import { CancelledError } from './shared/time.ts';
 import type { Clock } from './shared/clock.ts';
 import type { Transport } from './service/transport.ts';
-import { Redactor, redactDeep } from './shared/redact.ts';
+import { Redactor, redactedView } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -230,24 +230,31 @@ async function publish(
   if (results) host.setOutput('results', sinks.json(results));
   const changes = changesOf(report);
   if (changes) host.setOutput('changes', sinks.json(changes));
-  // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
+  // Normalised and redacted before rendering (as the renderers read it): Markdown escaping would hide a secret from a
+  // redaction of the result.
   const clean = (text: string) => sinks.clean(text);
   let shown: { report: RunReport; context: SummaryContext } | undefined;
   const rendered = (
     what: string,
-    render: (report: RunReport, context: SummaryContext, headlines?: Headlines) => string,
+    render: (
+      report: RunReport,
+      context: SummaryContext,
+      headlines: Headlines | undefined,
+      room: number,
+    ) => string,
+    room: number,
   ) => {
     try {
       shown ??= {
-        report: redactDeep(report, clean),
-        context: redactDeep(
+        report: redactedView(report, clean),
+        context: redactedView(
           set
             ? { name: setName(set), items: set.items.map((item) => summaryContext(item.settings)) }
             : summaryContext(settings),
           clean,
         ),
       };
-      return render(shown.report, shown.context, command?.headlines);
+      return render(shown.report, shown.context, command?.headlines, room);
     } catch (error) {
       log.warning(`Could not render the ${what} (${String(error)}); a short one stands in.`);
       return renderFallback(report, command?.headlines);
@@ -256,7 +263,7 @@ async function publish(
   try {
     await host.summary(
       sinks.markdown(
-        rendered('job summary', report.items ? renderSetSummary : renderSummary),
+        rendered('job summary', report.items ? renderSetSummary : renderSummary, SUMMARY_MAX),
         SUMMARY_MAX,
       ),
     );
@@ -267,13 +274,13 @@ async function publish(
     // The marker holds the name: part of a GitHub API body, so redacted and on one line like any field.
     name: sinks.field(set ? setName(set) : commentName(settings, report), 256),
     body: sinks.markdown(
-      rendered('pull request comment', (shown, context, headlines) =>
-        (shown.items ? renderSetComment : renderComment)(
-          shown,
-          context,
-          headlines,
-          host.context.runUrl,
-        ),
+      rendered(
+        'pull request comment',
+        (shown, context, headlines, room) =>
+          shown.items
+            ? renderSetComment(shown, context, headlines, host.context.runUrl, room)
+            : renderComment(shown, context, headlines, host.context.runUrl),
+        COMMENT_MAX,
       ),
       COMMENT_MAX,
     ),

@@ -48,6 +48,7 @@ function sinks(): Sinks {
 
 const hidden = mb('a\u0000\u200b\u00ad\u202e \t\n\u2028');
 const almostKey = mb(`${KEY.slice(0, -1)}\u200b`);
+const almostHex = mb(`${Buffer.from(KEY.slice(0, 7)).toString('hex')} `);
 const errorOf = (server: string) => ({ request: 'GET /x', server });
 
 function textCases(): [string, () => unknown][] {
@@ -72,6 +73,13 @@ function textCases(): [string, () => unknown][] {
     ['HttpError: only dots', () => new HttpError(500, errorOf(mb('.')))],
     ['redact: near-misses of a secret, split by hidden characters', () => s.redact(almostKey)],
     ['redact: white space runs and hidden characters', () => s.redact(hidden)],
+    ['redact: the key over and over (a match at every position)', () => s.redact(mb(KEY))],
+    [
+      'redact: every encoding to undo (percent, entities, escapes, full width)',
+      () => s.redact(mb('%4B%c3%a9&#107;&#x4B&lowbar;\\u004b\\_+ｋ㎏')),
+    ],
+    ['redact: escapes that never finish', () => s.redact(mb('%&#\\u&x;%e2%82'))],
+    ['redact: near-misses of the key in hex', () => s.redact(almostHex)],
     ['excerpt', () => s.excerpt(hidden, 300)],
     ['logLine: white space, then no command', () => s.logLine(mb(' ', 'x'))],
     ['logLine: ##[ everywhere', () => s.logLine(mb('##['))],

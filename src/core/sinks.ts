@@ -67,18 +67,40 @@ export class Sinks {
 
   /**
    * Markdown built from data that `clean` normalised and redacted and shared/markdown.ts escaped: redacted once more
-   * as a whole, and cut at a line when over `max`.
+   * as a whole. Over `max`, it is cut whole lines at a time from the end (a table keeps its rows before the cut, an
+   * open code block is closed), with a line saying how many were left out: the renderers put first what must stay,
+   * such as a list's table of every deployment. Then only the lines kept are redacted again, which cannot make them
+   * longer: the data in each was redacted before it was rendered, and a text of every deployment's answers is never
+   * read whole.
    */
   markdown(text: string, max: number): string {
-    const clean = this.redact(text);
-    if (clean.length <= max) return clean;
+    if (text.length <= max) return this.redact(text);
+    const all = lines(text);
     const kept: string[] = [];
     let size = 0;
-    for (const line of lines(clean)) {
-      if (size + line.length + 1 > max - 100) break;
+    /** The fence of the code block the kept lines leave open, if any. */
+    let fence: string | undefined;
+    for (const line of all) {
+      const closing = fence === undefined ? 0 : fence.length + 1;
+      if (size + line.length + 1 + closing > max - NOTE_ROOM) break;
       kept.push(line);
       size += line.length + 1;
+      fence = fenceAfter(line, fence);
     }
-    return [...kept, '', `_(cut: over ${Math.round(max / 1024)} KiB)_`, ''].join('\n');
+    const left = all.length - kept.length;
+    if (fence !== undefined) kept.push(fence);
+    const note = `_(${left} more line${left === 1 ? '' : 's'} left out: over ${Math.round(max / 1024)} KiB)_`;
+    return [this.redact(kept.join('\n')), '', note, ''].join('\n');
   }
+}
+
+/** Room for the line that says what was left out. */
+const NOTE_ROOM = 100;
+
+/** The fence of the code block open after `line`, given the one open before it (shared/markdown.ts: codeBlock). */
+function fenceAfter(line: string, open: string | undefined): string | undefined {
+  let ticks = 0;
+  while (line.charCodeAt(ticks) === 0x60) ticks++;
+  if (open !== undefined) return ticks >= open.length && line.length === ticks ? undefined : open;
+  return ticks >= 3 ? line.slice(0, ticks) : undefined;
 }

@@ -25,6 +25,10 @@ export interface Call<T> {
   notFound?: string;
   /** The deployments an answer shows, for whoever watches their status (ServiceClient's observer). */
   deployments?(answer: T): Deployment[];
+  /** What the answer shows: its count of what a run keeps (kept.ts), and messages. */
+  resource: 'deployment' | 'revision' | 'listener' | 'repository' | 'token';
+  /** The ids the request names (in its path, or deployment_ids): the answer may show no other (identity.ts). */
+  asked?: readonly string[];
 }
 
 export const INTEGRATION_KINDS = ['codehost', 'forge'] as const;
@@ -47,7 +51,16 @@ const one = (deployment: Deployment) => [deployment];
 export function updateTokenMetadata(tokenId: string, body: TokenMetadataBody): Call<Token> {
   const path = `/v2/auth/tokens/${enc(tokenId)}/metadata`;
   const notFound = `Check token-id: no token has the id ${tokenId} for this key.`;
-  return { method: 'PATCH', path, body, retry: 'write', schema: Token, notFound };
+  return {
+    method: 'PATCH',
+    path,
+    body,
+    retry: 'write',
+    schema: Token,
+    notFound,
+    resource: 'token',
+    asked: [tokenId],
+  };
 }
 
 /** 2 and 3 */
@@ -57,13 +70,28 @@ export function listRepositories(kind: IntegrationKind, integrationId: string): 
       ? `/v1/integrations/forge/codehost/${enc(integrationId)}/repos`
       : `/v1/integrations/codehost/${enc(integrationId)}/repos`;
   const notFound = `Check integration-id and integration-kind: no ${kind} integration ${integrationId} exists for this key and tenant.`;
-  return { method: 'GET', path, retry: 'read', schema: Repositories, notFound };
+  return {
+    method: 'GET',
+    path,
+    retry: 'read',
+    schema: Repositories,
+    notFound,
+    resource: 'repository',
+  };
 }
 
 /** 4: never sent again where it may have taken effect; the deploy command looks the name up again instead. */
 export function createDeployment(body: CreateDeploymentBody): Call<Deployment> {
   const path = '/v2/deployments';
-  return { method: 'POST', path, body, retry: 'recheck', schema: Deployment, deployments: one };
+  return {
+    method: 'POST',
+    path,
+    body,
+    retry: 'recheck',
+    schema: Deployment,
+    deployments: one,
+    resource: 'deployment',
+  };
 }
 
 /** 5 */
@@ -77,6 +105,8 @@ export function listDeployments(query: ListDeploymentsQuery): Call<z.infer<typeo
     retry: 'read',
     schema: DeploymentPage,
     deployments,
+    resource: 'deployment',
+    asked: query.deployment_ids?.split(','),
   };
 }
 
@@ -92,6 +122,8 @@ export function patchDeployment(id: string, body: PatchDeploymentBody): Call<Dep
     schema: Deployment,
     notFound,
     deployments: one,
+    resource: 'deployment',
+    asked: [id],
   };
 }
 
@@ -99,14 +131,31 @@ export function patchDeployment(id: string, body: PatchDeploymentBody): Call<Dep
 export function redeployRevision(deploymentId: string, revisionId: string): Call<Deployment> {
   const path = `/v2/deployments/${enc(deploymentId)}/revisions/${enc(revisionId)}/redeploy`;
   const notFound = `Check revision-id: ${revisionId} is not a revision of deployment ${deploymentId}.`;
-  return { method: 'POST', path, retry: 'recheck', schema: Deployment, notFound, deployments: one };
+  return {
+    method: 'POST',
+    path,
+    retry: 'recheck',
+    schema: Deployment,
+    notFound,
+    deployments: one,
+    resource: 'deployment',
+    asked: [deploymentId],
+  };
 }
 
 /** 8 */
 export function getRevision(deploymentId: string, revisionId: string): Call<Revision> {
   const path = `/v2/deployments/${enc(deploymentId)}/revisions/${enc(revisionId)}`;
   const notFound = `Revision ${revisionId} of deployment ${deploymentId} no longer exists on the service.`;
-  return { method: 'GET', path, retry: 'read', schema: Revision, notFound };
+  return {
+    method: 'GET',
+    path,
+    retry: 'read',
+    schema: Revision,
+    notFound,
+    resource: 'revision',
+    asked: [revisionId],
+  };
 }
 
 /** 9 */
@@ -115,12 +164,27 @@ export function listListeners(query: {
   offset: number;
 }): Call<z.infer<typeof ListenerPage>> {
   const path = '/v2/listeners';
-  return { method: 'GET', path, query: { ...query }, retry: 'read', schema: ListenerPage };
+  return {
+    method: 'GET',
+    path,
+    query: { ...query },
+    retry: 'read',
+    schema: ListenerPage,
+    resource: 'listener',
+  };
 }
 
 /** 10 */
 export function getListener(id: string): Call<Listener> {
   const path = `/v2/listeners/${enc(id)}`;
   const notFound = `Check listener: no listener has the id ${id}.`;
-  return { method: 'GET', path, retry: 'read', schema: Listener, notFound };
+  return {
+    method: 'GET',
+    path,
+    retry: 'read',
+    schema: Listener,
+    notFound,
+    resource: 'listener',
+    asked: [id],
+  };
 }

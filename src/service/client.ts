@@ -3,6 +3,8 @@ import { type Call, listDeployments } from './calls.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
 import { type DeadlineError, HttpError, type NetworkError } from './errors.ts';
+import { checkIdentity } from './identity.ts';
+import { Kept } from './kept.ts';
 import { backoffMs, mayResend, type Pace, waitPastDeadline } from './retry.ts';
 import type { Deployment } from './schemas.ts';
 import type { Transport } from './transport.ts';
@@ -12,16 +14,30 @@ export type { HttpSettings, RunClock } from './http.ts';
 /** Told of every deployment an answer shows (a list's included), as parsed. */
 export type DeploymentObserver = (deployment: Deployment) => void;
 
-/** Sends the calls of calls.ts within one time window; `within` gives another window over the same connection. */
+/**
+ * Sends the calls of calls.ts within one time window; `within` gives another window over the same connection. Every
+ * answer is checked to be about what was asked (identity.ts) and kept within the run's bounds (kept.ts).
+ */
 export class ServiceClient {
   readonly clock: RunClock;
   private readonly http: ServiceHttp;
   private readonly observe: DeploymentObserver;
+  /** What the run keeps of the answers, shared by every window. */
+  private readonly kept: Kept;
+  private readonly window: number;
 
-  private constructor(http: ServiceHttp, clock: RunClock, observe: DeploymentObserver) {
+  private constructor(
+    http: ServiceHttp,
+    clock: RunClock,
+    observe: DeploymentObserver,
+    kept: Kept,
+    window = kept.window(),
+  ) {
     this.http = http;
     this.clock = clock;
     this.observe = observe;
+    this.kept = kept;
+    this.window = window;
   }
 
   static open(
@@ -31,7 +47,8 @@ export class ServiceClient {
     transport: Transport,
     observe: DeploymentObserver = () => undefined,
   ): ServiceClient {
-    return new ServiceClient(new ServiceHttp(settings, log, clock.time, transport), clock, observe);
+    const http = new ServiceHttp(settings, log, clock.time, transport);
+    return new ServiceClient(http, clock, observe, new Kept());
   }
 
   /**
@@ -39,7 +56,7 @@ export class ServiceClient {
    * deployment of a list), and `observe` told of the deployments its answers show instead, when given.
    */
   within(deadline: number, limit: string, observe = this.observe): ServiceClient {
-    return new ServiceClient(this.http, { ...this.clock, deadline, limit }, observe);
+    return new ServiceClient(this.http, { ...this.clock, deadline, limit }, observe, this.kept);
   }
 
   /**
@@ -47,7 +64,14 @@ export class ServiceClient {
    * which a come-back-later answered to that write must not keep back (a run of one deployment holds nothing).
    */
   urgent(): ServiceClient {
-    return new ServiceClient(this.http, { ...this.clock, urgent: true }, this.observe);
+    // Its answers are this window's: a run that is full still re-reads what its write did.
+    return new ServiceClient(
+      this.http,
+      { ...this.clock, urgent: true },
+      this.observe,
+      this.kept,
+      this.window,
+    );
   }
 
   /** The tenant the requests name (tenant-id), if any. */
@@ -66,7 +90,12 @@ export class ServiceClient {
   }
 
   async send<T>(call: Call<T>): Promise<T> {
-    const answer = await this.http.send(call, this.clock);
+    const label = `${call.method} ${call.path}`;
+    this.kept.admit(this.window, label);
+    const answered = await this.http.send(call, this.clock);
+    checkIdentity(call, answered, this.excerpt);
+    const key = withQuery(label, call.query);
+    const answer = this.kept.keep(answered, this.window, key, label, call.retry !== 'read');
     for (const deployment of call.deployments?.(answer) ?? []) this.observe(deployment);
     return answer;
   }
@@ -95,4 +124,12 @@ export class ServiceClient {
     const { resources } = await this.send(listDeployments({ deployment_ids: id, limit: 1 }));
     return resources.find((d) => d.id === id);
   }
+}
+
+/** "GET /v2/deployments?name_contains=a": a call as its answers replace each other in what the run keeps. */
+function withQuery(label: string, query: Call<unknown>['query']): string {
+  const pairs = Object.entries(query ?? {}).flatMap(([key, value]): [string, string][] =>
+    value === undefined ? [] : [[key, String(value)]],
+  );
+  return pairs.length ? `${label}?${new URLSearchParams(pairs).toString()}` : label;
 }

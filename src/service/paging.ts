@@ -5,10 +5,11 @@ const PAGE_LIMIT = 100;
 const MAX_PAGES = 1000;
 /**
  * The most a run takes from one listing, across its pages: per-answer caps bound one page, not what a caller keeps
- * (an exact-name search keeps every match). Far above any real listing, far below what exhausts the heap.
+ * (an exact-name search keeps every match). Far above any real listing, and below what a run keeps in all (16 MiB,
+ * kept.ts), so that a listing too long says so itself.
  */
 const MAX_LISTED = 10_000;
-const MAX_LISTED_BYTES = 32 * 1024 * 1024;
+const MAX_LISTED_BYTES = 8 * 1024 * 1024;
 
 /** Answers in a row that bring nothing new, after which a listing is taken for a loop. */
 const SAME_IN_A_ROW = 3;

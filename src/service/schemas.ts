@@ -5,6 +5,7 @@ import * as z from '../shared/zod.ts';
 
 /** The interface's uuid ids (any version, any case). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const COMMIT_SHA = /^[0-9a-f]{7,64}$/i;
 
 /** An image reference: one line without white space, control or invisible format characters (image_uri). */
 export const IMAGE_URI = /^[^\s\p{Cc}\p{Cf}]*$/u;
@@ -39,6 +40,10 @@ function build() {
   const str = z.nullish(z.string());
   /** Ids the interface types as uuids are checked as such: they go into paths, outputs and links. */
   const uuid = z.string().check(z.regex(UUID, { message: 'not a uuid' }));
+  /** A commit as git names it, abbreviated (7) to SHA-256 (64): it goes into outputs, the dotenv file and links. */
+  const sha = z.nullish(
+    z.string().check(z.regex(COMMIT_SHA, { message: 'not a commit sha (7 to 64 hex characters)' })),
+  );
   /** Any status string (an unknown one is waited through), but not an essay. */
   const status = z.string().check(z.maxLength(100));
   const num = z.nullish(z.number());
@@ -155,7 +160,7 @@ function build() {
     graph_config_path: str,
     image_uri: image,
     source_tarball_path: str,
-    repo_commit_sha: str,
+    repo_commit_sha: sha,
   });
 
   const Deployment = z.object({

@@ -1,7 +1,8 @@
-// Issues 9 and 17 in-process: a hostile service, a pull request's author and broken inputs cannot make the action
+// Issues 9, 17 and 31 in-process: a hostile service, a pull request's author and broken inputs cannot make the action
 // write a workflow command, HTML, a live @mention, a link or any piece of a secret into any sink (the log in the
 // runner's format, the outputs, the summary, the GitHub API bodies the fake GitHub receives), cannot make it read
-// outside the workspace, and cannot outgrow its bounds. Every run goes through the same checks (expectSafe), on the
+// outside the workspace, cannot pass an answer about another resource for the one asked, and cannot outgrow its bounds
+// (64 KiB a string, 16 MiB a run). Every run goes through the same checks (expectSafe), on the
 // world's fake clock. test/hosts/github/hostile.e2e.test.ts runs one case of each kind through dist/.
 import { randomUUID } from 'node:crypto';
 import { getOctokit } from '@actions/github';
@@ -18,6 +19,10 @@ import {
   PAYLOADS,
   type Reply,
   SHORT_PAYLOAD,
+  fullWidth,
+  htmlEntities,
+  percentEveryByte,
+  revisionAnswer,
   splitEvery,
   unicodeEscape,
   useHostileService,
@@ -243,7 +248,11 @@ describe('a hostile service: every field it answers is data', () => {
 
   it.each([
     ['as text', ['plain', 'json-escaped', 'url-encoded', 'markdown-escaped']],
-    ['in base64', ['base64', 'base64 at 1', 'base64 at 2']],
+    ['in base64', ['base64', 'base64 at 1', 'base64 at 2', 'base64url']],
+    [
+      'in upper case, hex, full width, HTML entities and in part',
+      ['upper case', 'hex', 'upper-case hex', 'full-width', 'HTML entities', 'a part'],
+    ],
     [
       'split by NULs, zero-width spaces and soft hyphens',
       ['NUL-split', 'zero-width-split', 'soft-hyphen-split'],
@@ -403,6 +412,21 @@ describe('normalise, redact, escape, then cut: a secret survives no transformati
     ['a page title with the key across its cut', page(`${'x'.repeat(70)} ${API_KEY}`)],
     ['a page title that spells the key in HTML entities', page(`Error ${entities(API_KEY)}`)],
     ['a page title with a secret whose tab became a space', page(`Error ${TAB_SECRET}`)],
+    // Issue 31: the runner's masking never applies to a GitHub Deployment status; the redactor alone stands there.
+    ...(
+      [
+        ['in upper case', API_KEY.toUpperCase()],
+        ['in hex', Buffer.from(API_KEY).toString('hex').toUpperCase()],
+        ['with every byte percent-encoded', percentEveryByte(API_KEY)],
+        ['in full-width letters', fullWidth(API_KEY)],
+        ['in HTML entities', htmlEntities(API_KEY)],
+        ['in base64url', Buffer.from(API_KEY).toString('base64url')],
+        ['in part (8 characters)', API_KEY.slice(9, 17)],
+      ] as const
+    ).map(([how, form]): [string, Reply] => [
+      `the key ${how}, in the message and the GitHub Deployment status`,
+      { status: 400, body: { detail: `bad key ${form} (${how})` } },
+    ]),
   ] satisfies [string, Reply][])('%s', async (_, reply) => {
     ctx.service.on('patch', reply);
 
@@ -622,5 +646,231 @@ describe('base-url with user:password@', () => {
     expectFailure(run, /base-url/);
     expect(secretPieces(sinks(run, github.gh), { password: PASSWORD })).toEqual([]);
     expect(ctx.service.requests).toEqual([]);
+  });
+});
+
+describe('identity: an answer about another resource than the one asked is an error naming the endpoint', () => {
+  const AT = '2025-01-02T03:04:05Z';
+  const promoteInputs = { command: 'promote', from: 'staging' };
+
+  it('promote deploys the source’s active revision (the control)', async () => {
+    const { service } = ctx;
+    service.add('staging');
+    service.statuses = ['DEPLOYED'];
+
+    const run = await deployHostile(promoteInputs);
+
+    expect(run.outputs.result).toBe('deployed');
+    expect(service.requestsTo('patch')[0]?.body).toMatchObject({
+      source_revision_config: { repo_ref: service.commit },
+    });
+  });
+
+  it('a revision read that answers another revision: promote writes nothing', async () => {
+    const { service } = ctx;
+    service.add('staging');
+    service.statuses = ['DEPLOYED'];
+    const other = randomUUID();
+    service.on('revision', () => revisionAnswer(other));
+
+    const run = await deployHostile(promoteInputs);
+
+    expectFailure(
+      run,
+      /GET \/v2\/deployments\/[0-9a-f-]{36}\/revisions\/[0-9a-f-]{36} answered about revision/,
+      `revision ${other}, not the revision`,
+    );
+    expect(service.requestsTo('patch')).toEqual([]);
+  });
+
+  it('a status read that answers another revision is not reported as the latest one', async () => {
+    const other = randomUUID();
+    ctx.service.on('revision', () => revisionAnswer(other));
+
+    const run = await deployHostile({ command: 'status' });
+
+    expectFailure(run, /GET \/v2\/deployments\/.* answered about revision/);
+    expect(run.outputs['revision-id']).not.toBe(other);
+    expect(run.outputs['revision-status'] ?? '').toBe('');
+  });
+
+  it('a PATCH answered with another deployment: an error that says the write may have taken effect', async () => {
+    const { service } = ctx;
+    const other = randomUUID();
+    service.on('patch', () => ({ body: { ...service.targetDeployment(), id: other } }));
+
+    const run = await deployHostile();
+
+    expectFailure(
+      run,
+      /PATCH \/v2\/deployments\/[0-9a-f-]{36} answered about deployment/,
+      'may have taken effect',
+    );
+    expect(service.requestsTo('revision')).toEqual([]);
+  });
+
+  it('a listing by deployment_ids that shows another deployment', async () => {
+    const { service } = ctx;
+    const id = String(service.targetDeployment().id);
+    const other = { ...service.targetDeployment(), id: randomUUID() };
+    service.on('list', () => ({ body: { resources: [other], offset: 1 } }));
+
+    const run = await deployHostile({ name: '', 'deployment-id': id });
+
+    expectFailure(
+      run,
+      `GET /v2/deployments (deployment_ids=${id}) answered about deployment ${other.id}`,
+    );
+    expect(service.requestsTo('patch')).toEqual([]);
+  });
+
+  it('a listener read that answers another listener', async () => {
+    const { service } = ctx;
+    const asked = randomUUID();
+    service.on('listener', () => ({
+      body: {
+        id: randomUUID(),
+        compute_type: 'k8s',
+        compute_id: 'cluster',
+        compute_config: { k8s_namespaces: ['prod'] },
+        created_at: AT,
+        updated_at: AT,
+      },
+    }));
+
+    const run = await deployHostile({ listener: asked, 'k8s-namespace': 'prod' });
+
+    expectFailure(run, `GET /v2/listeners/${asked} answered about listener`);
+    expect(service.requestsTo('patch')).toEqual([]);
+  });
+
+  it('a token update answered about another token, its id a payload, shown safely', async () => {
+    const { service } = ctx;
+    service.on('token-metadata', () => ({
+      body: {
+        id: service.text('token id'),
+        provider_id: 'codehost',
+        created_at: AT,
+        updated_at: AT,
+      },
+    }));
+
+    const run = await deployHostile({
+      command: 'token-metadata',
+      name: '',
+      'token-id': 'tok_1',
+      'provider-account-label': 'ci',
+    });
+
+    expectFailure(
+      run,
+      'PATCH /v2/auth/tokens/tok_1/metadata answered about token',
+      'not the token tok_1',
+    );
+  });
+});
+
+describe('repo_commit_sha: 7 to 64 hex characters, else a schema error naming the endpoint and the field', () => {
+  it.each([
+    ['a payload', PAYLOADS.join(' ')],
+    ['a sha and a second variable', 'abc1234 COMMIT_INJ=1'],
+    ['6 hex characters', 'abcdef'],
+    ['65 hex characters', 'a'.repeat(65)],
+    ['a shell substitution', '$(touch /tmp/pwned)'],
+    ['empty', ''],
+  ])('%s is refused', async (_, commit) => {
+    ctx.service.commit = commit;
+
+    const run = await deployHostile({ command: 'status' });
+
+    // The deployment's own answer carries it too: the listing that finds it is refused first.
+    expectFailure(
+      run,
+      /GET \/v2\/deployments answered with an unexpected body: field 'resources\.\d+\.source_revision_config\.repo_commit_sha': not a commit sha \(7 to 64 hex characters\)/,
+    );
+    expect(run.outputs['commit-sha'] ?? '').toBe('');
+  });
+
+  it.each([
+    ['7 hex characters', 'abc1234'],
+    ['a SHA-256 in capitals', 'AB'.repeat(32)],
+    ['none', null],
+  ])('%s is taken', async (_, commit) => {
+    ctx.service.commit = commit;
+
+    const run = await deployHostile({ command: 'status' });
+
+    expect(run.code).toBe(0);
+    expect(run.outputs['commit-sha'] ?? '').toBe(commit ?? '');
+  });
+});
+
+describe('sizes: 64 KiB a string, 16 MiB a run, and every deployment of a list keeps its row', () => {
+  const names = (n: number) =>
+    Array.from({ length: n }, (_, i) => `agent-${String(i + 1).padStart(3, '0')}`);
+  /** A list of deployments of the hostile service, each existing under its name. */
+  const list = (n: number, extra: Record<string, string> = {}) => {
+    // Only the list's deployments: my-agent would be on every page of the name listing.
+    ctx.service.exists = false;
+    for (const name of names(n)) ctx.service.add(name);
+    return {
+      name: '',
+      deployments: JSON.stringify(names(n).map((name) => ({ name }))),
+      'max-parallel': '4',
+      ...extra,
+    };
+  };
+  /** 56 labels of 64 KiB: a deployment of 3.7 MiB, each string at the limit, its listing's page near 4 MiB. */
+  const nearTheLimits = () =>
+    Object.fromEntries(Array.from({ length: 56 }, (_, i) => [`l${i}`, 'v'.repeat(64 * 1024 - 8)]));
+  /** The list's table rows, as the summary or a comment shows them. */
+  const rows = (markdown: string) =>
+    markdown.split('\n').filter((line) => /^\| agent-\d{3} \|/.test(line));
+
+  it('5 deployments answering a custom_url of 1.9 MB: each kept to 64 KiB, the sections that fit shown, every row kept', async () => {
+    const { service } = ctx;
+    service.customUrl = `https://agent.example/${'u'.repeat(1_900_000)}`;
+    service.statuses = ['DEPLOYED'];
+
+    const run = await deployHostile(list(5));
+
+    expect(run.outputs.result).toBe('deployed');
+    const row = (name: string) =>
+      new RegExp(
+        `^\\| ${name} \\| \`deployed\` \\| \`[0-9a-f-]{36}\` \\| [\\d.]+ s \\| _\\(65534 characters\\)_ \\|$`,
+      );
+    expect(rows(run.summary)).toEqual(names(5).map((name) => expect.stringMatching(row(name))));
+    // Cut at 64 KiB of UTF-8 (65,533 bytes and an ellipsis), shown in each deployment's own section until the cut.
+    const longest = Math.max(...run.summary.split('\n').map((line) => Buffer.byteLength(line)));
+    expect(longest).toBeLessThan(64 * 1024 + 200);
+    expect(run.summary).toMatch(
+      /\n_\(The sections? of \d more deployments? left out: over 256 KiB\. The table above has every one\.\)_\n$/,
+    );
+    const [comment] = commentBodies(github.gh);
+    expect(rows(comment!)).toEqual(names(5).map((name) => expect.stringMatching(row(name))));
+    expect(comment).toMatch(/\n_\(The sections? of \d more deployments? left out: over 5\d KiB\. /);
+  });
+
+  it('6 deployments answering near every limit: past 16 MiB a clear error, and every deployment keeps its row', async () => {
+    const { service } = ctx;
+    service.labels = nearTheLimits();
+    service.statuses = ['DEPLOYED'];
+
+    // One at a time: one deployment fits (its lookup, update, status and re-read: 11 MiB), the next does not.
+    const run = await deployHostile(list(6, { 'max-parallel': '1' }));
+
+    expectFailure(run, /more than the 16\.0 MiB one run keeps however many deployments it acts on/);
+    const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
+    const ended = Object.values(results).map((r) => r.result);
+    expect(ended).toContain('deployed');
+    expect(ended).toContain('failed');
+    // Full, the run sends nothing for a deployment that has not begun: each would read 4 MiB it could not keep.
+    expect(run.errors.join('\n')).toContain('was not sent: this run already holds');
+    const looked = service.requestsTo('list').flatMap((r) => r.query.name_contains ?? []);
+    expect(new Set(looked)).toEqual(new Set(['agent-001', 'agent-002']));
+    expect(rows(run.summary).map((row) => row.split(' | ')[0])).toEqual(
+      names(6).map((n) => `| ${n}`),
+    );
+    expect(rows(commentBodies(github.gh)[0]!)).toHaveLength(6);
   });
 });

@@ -101,10 +101,35 @@ describe('Markdown', () => {
     expect(link('https://a.example/<x>')).toBe('`https://a.example/<x>`');
   });
 
-  it('is cut at a line when over the size, never in the middle of one', () => {
-    const out = sinks().markdown(`${'line\n'.repeat(1000)}`, 1024);
+  it('is cut whole lines at a time from the end when over the size, saying how many were left out', () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `| row ${i} |`).join('\n');
+    const out = sinks().markdown(text, 1024);
     expect(out.length).toBeLessThanOrEqual(1024);
-    expect(out).toContain('_(cut: over 1 KiB)_');
+    const kept = lines(out).filter((line) => line.startsWith('| row'));
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => `| row ${i} |`));
+    expect(out).toContain(`_(${1000 - kept.length} more lines left out: over 1 KiB)_`);
+  });
+
+  it('closes a code block it cuts, so that the note is not code', () => {
+    const text = [
+      '# plan',
+      '````json',
+      ...Array.from({ length: 500 }, () => '"x": 1,'),
+      '````',
+      'end',
+    ].join('\n');
+    const out = lines(sinks().markdown(text, 1024));
+    expect(out.slice(-4)).toEqual([
+      '````',
+      '',
+      expect.stringMatching(/^_\(\d+ more lines left out/),
+      '',
+    ]);
+  });
+
+  it('redacts what it keeps, however long what it leaves out', () => {
+    const out = sinks(KEY).markdown(`${KEY}\n${'x\n'.repeat(2000)}`, 1024);
+    expect(out.startsWith('***\n')).toBe(true);
   });
 });
 
@@ -141,7 +166,59 @@ describe('the redactor', () => {
     tab.add('Tb7Yq2Wx9Lk4\tMn8Rz3Vc6Pd1');
     expect(tab.redact('a Tb7Yq2Wx9Lk4 Mn8Rz3Vc6Pd1 b')).toBe('a *** b');
     expect(tab.redact('a Tb7Yq2Wx9Lk4\n \u200b Mn8Rz3Vc6Pd1 b')).toBe('a *** b');
-    expect(tab.redact('a Tb7Yq2Wx9Lk4Mn8Rz3Vc6Pd1 b')).toBe('a Tb7Yq2Wx9Lk4Mn8Rz3Vc6Pd1 b');
+    // Without the space the two halves are still parts of 8 characters or more.
+    expect(tab.redact('a Tb7Yq2Wx9Lk4Mn8Rz3Vc6Pd1 b')).toBe('a *** b');
+  });
+
+  const bytes = [...Buffer.from(KEY)];
+  const every = (f: (c: string) => string) => [...KEY].map(f).join('');
+  it.each([
+    ['upper case', KEY.toUpperCase()],
+    ['lower case', KEY.toLowerCase()],
+    ['full-width (NFKC)', every((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))],
+    ['hex', Buffer.from(KEY).toString('hex')],
+    ['upper-case hex', Buffer.from(KEY).toString('hex').toUpperCase()],
+    [
+      'every byte percent-encoded',
+      bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+    ],
+    [
+      'every byte percent-encoded, upper case',
+      bytes.map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
+    ],
+    ['form-encoded', new URLSearchParams({ v: KEY }).toString().slice(2)],
+    ['base64url', Buffer.from(KEY).toString('base64url')],
+    ['decimal HTML entities', every((c) => `&#${c.charCodeAt(0)};`)],
+    ['hex HTML entities without their ;', every((c) => `&#X${c.charCodeAt(0).toString(16)}`)],
+    [
+      'named HTML entities',
+      KEY.replace('*', '&ast;').replace('=', '&equals;').replace('_', '&lowbar;'),
+    ],
+    [
+      '\\u-escaped in upper case',
+      every((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`),
+    ],
+  ])('hides the %s form', (_, form) => {
+    expect(r.redact(`before ${form} after`)).toBe('before *** after');
+  });
+
+  it('hides a part of 8 characters, in any form, and leaves one of 7', () => {
+    const part = KEY.slice(5, 13);
+    for (const form of [
+      part,
+      part.toUpperCase(),
+      encodeURIComponent(part),
+      Buffer.from(part).toString('hex'),
+    ])
+      expect(r.redact(`a ${form} b`), form).toBe('a *** b');
+    expect(r.redact(`a ${KEY.slice(5, 12)} b`)).toBe(`a ${KEY.slice(5, 12)} b`);
+  });
+
+  it('hides only the secret: text around it, and a text without it, as they were', () => {
+    const text =
+      'Deployment my-agent (1b4e28ba-2fa1-41d2-883f-0016d3cca427): DEPLOYED at 12:00 %20 &amp; \\n';
+    expect(r.redact(text)).toBe(text);
+    expect(r.redact(`${text}${KEY}${text}`)).toBe(`${text}***${text}`);
   });
 
   it('hides the value inside a longer base64 text at every alignment', () => {

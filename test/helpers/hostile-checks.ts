@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { marked } from 'marked';
 import { expect } from 'vitest';
 import type { FakeGitHub, FakeUser } from './github.ts';
-import { base64, type HostileService, markdownEscape, unicodeEscape } from './hostile.ts';
+import {
+  base64,
+  fullWidth,
+  type HostileService,
+  htmlEntities,
+  markdownEscape,
+  percentEveryByte,
+  unicodeEscape,
+} from './hostile.ts';
 import { INTEGRATION } from './setup.ts';
 
 // Secrets with runs of 8+ plain characters between the characters each encoding changes, so a partly escaped
@@ -252,7 +260,9 @@ export function htmlFromData(markdown: string, marker?: string): string[] {
   const html = render(text);
   const problems: string[] = [];
   for (const m of html.matchAll(/</g)) {
-    const rest = html.slice(m.index, m.index + 200);
+    // To the tag's end, however long (a link to a URL of 64 KiB), else what follows.
+    const end = html.indexOf('>', m.index);
+    const rest = html.slice(m.index, end === -1 ? m.index + 200 : end + 1);
     const tag = /^<\/?([a-zA-Z][\w-]*)([^<>]*)>/.exec(rest);
     if (!tag) problems.push(`not a tag: ${show(rest.slice(0, 60))}`);
     else if (!OWN_TAGS.has(tag[1]!.toLowerCase())) problems.push(`<${tag[1]}>: ${show(tag[0])}`);
@@ -378,6 +388,14 @@ function secretForms(secret: string): Record<string, string> {
       .replace(/>/g, '&gt;')
       .replace(/"/g, '&quot;'),
     'command-escaped': secret.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'),
+    'upper case': secret.toUpperCase(),
+    'lower case': secret.toLowerCase(),
+    hex: Buffer.from(secret).toString('hex'),
+    'upper-case hex': Buffer.from(secret).toString('hex').toUpperCase(),
+    'every byte percent-encoded': percentEveryByte(secret),
+    'every byte percent-encoded, lower case': percentEveryByte(secret).toLowerCase(),
+    'full-width': fullWidth(secret),
+    'HTML entities': htmlEntities(secret),
   };
   const bytes = Buffer.byteLength(secret);
   for (const offset of [0, 1, 2]) {

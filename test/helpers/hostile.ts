@@ -62,6 +62,15 @@ const ECHO_FORMS = {
   'base64 at 1': (s: string) => base64(`{${s}}`),
   'base64 at 2': (s: string) => base64(`{"${s}"}`),
   'markdown-escaped': (s: string) => markdownEscape(s),
+  'upper case': (s: string) => s.toUpperCase(),
+  hex: (s: string) => Buffer.from(s).toString('hex'),
+  'upper-case hex': (s: string) => Buffer.from(s).toString('hex').toUpperCase(),
+  'every byte percent-encoded': (s: string) => percentEveryByte(s),
+  base64url: (s: string) => Buffer.from(s).toString('base64url'),
+  'full-width': (s: string) => fullWidth(s),
+  'HTML entities': (s: string) => htmlEntities(s),
+  // Any 8 characters of a secret are a leak: 10 from its middle.
+  'a part': (s: string) => s.slice(3, 13),
   // Split by what a reader does not see: a sink that drops it only after redacting shows the secret whole.
   'NUL-split': (s: string) => splitEvery(s, '\u0000'),
   'zero-width-split': (s: string) => splitEvery(s, '\u200b'),
@@ -79,6 +88,34 @@ export function unicodeEscape(s: string): string {
 /** `separator` after every 5 characters: no 8-character piece of the secret is left whole. */
 export function splitEvery(s: string, separator: string): string {
   return (s.match(/[^]{1,5}/g) ?? []).join(separator);
+}
+
+/** `%XX` (upper-case hex) for every UTF-8 byte, letters and digits included. */
+export function percentEveryByte(s: string): string {
+  return [...Buffer.from(s)]
+    .map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`)
+    .join('');
+}
+
+/** Printable ASCII as its full-width form (U+FF01…), which NFKC turns back. */
+export function fullWidth(s: string): string {
+  return s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+}
+
+/** Every character as an HTML entity: named where HTML has a name, else decimal and hex in turn. */
+export function htmlEntities(s: string): string {
+  const named: Record<string, string> = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '"': '&quot;',
+    '=': '&equals;',
+  };
+  return [...s]
+    .map(
+      (c, i) =>
+        named[c] ?? (i % 2 ? `&#${c.codePointAt(0)};` : `&#x${c.codePointAt(0)!.toString(16)};`),
+    )
+    .join('');
 }
 
 export function base64(s: string): string {
@@ -136,11 +173,14 @@ interface Target {
   active: string | null;
   /** The revision-level values the last write sent: the deployment shows them back, as a service does. */
   sent?: Record<string, unknown>;
+  /** Reads of its revisions so far: the index into `statuses` of the next one. */
+  reads: number;
 }
 
 const TENANT = '22222222-2222-4222-8222-222222222222';
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
 const AT = '2025-01-02T03:04:05Z';
+const COMMIT = 'c0ffee5a1'.padEnd(40, '7');
 const PAGE_LIMIT = 100;
 
 export class HostileService extends LoopbackFake {
@@ -162,6 +202,10 @@ export class HostileService extends LoopbackFake {
   wireEscape = false;
   /** Appended to every free-text field of the source revision config and to custom_url (e.g. a very long text). */
   padding = '';
+  /** More labels in every deployment's resource_spec: with many of 64 KiB, answers near every limit. */
+  labels: Record<string, string> = {};
+  /** The revisions' repo_commit_sha: a valid one by default (any other is a schema error, tested on its own). */
+  commit: string | null = COMMIT;
   /** The API key and secret values the requests carried, in the order first seen. */
   readonly learned: string[] = [];
   /** Requests held right now for a reply's `delayMs`: a FakeClock's `busy` lets time move while only these wait. */
@@ -169,8 +213,10 @@ export class HostileService extends LoopbackFake {
 
   private readonly handlers = new Map<Endpoint, Handler>();
   private readonly clock: Clock;
+  /** The deployment named `name`, once it exists. */
   private target: Target | undefined;
-  private reads = 0;
+  /** Every deployment that exists, by id: the target and those `add` made. */
+  private readonly targets = new Map<string, Target>();
   private shown = 0;
 
   private constructor(http: Loopback, clock: Clock) {
@@ -204,8 +250,10 @@ export class HostileService extends LoopbackFake {
     this.echo = Object.keys(ECHO_FORMS) as EchoForm[];
     this.wireEscape = false;
     this.padding = '';
+    this.commit = COMMIT;
+    this.labels = {};
     this.target = undefined;
-    this.reads = 0;
+    this.targets.clear();
     this.shown = 0;
   }
 
@@ -261,7 +309,7 @@ export class HostileService extends LoopbackFake {
         deployment_type: 'dev',
         build_on_push: false,
         custom_url: this.customUrl + this.padding,
-        resource_spec: { labels: { [x('label key')]: x('label value') } },
+        resource_spec: { labels: { [x('label key')]: x('label value'), ...this.labels } },
         listener_id: null,
         listener_config: { k8s_namespace: x('k8s_namespace') },
         install_command: x('install_command'),
@@ -294,7 +342,7 @@ export class HostileService extends LoopbackFake {
       // An image with white space or a control character is a schema error: the payloads within what is allowed.
       image_uri: `[image_uri]${PAYLOADS.join('')}${this.padding}`.replace(/[\s\p{Cc}\p{Cf}]/gu, ''),
       source_tarball_path: x('source_tarball_path'),
-      repo_commit_sha: x('repo_commit_sha'),
+      repo_commit_sha: this.commit,
     };
   }
 
@@ -326,17 +374,33 @@ export class HostileService extends LoopbackFake {
   }
 
   private ensureTarget(): Target {
-    if (!this.target) {
-      const revision = randomUUID();
-      this.target = { id: randomUUID(), name: this.name, latest: revision, active: revision };
-    }
+    this.target ??= this.register(this.name);
     return this.target;
   }
 
-  private revision(id: string): Record<string, unknown> {
-    const next = this.statuses[Math.min(this.reads++, this.statuses.length - 1)] ?? 'DEPLOYED';
+  /**
+   * Another deployment that exists besides the target, as hostile as it (a list of deployments acts on several):
+   * the name listing shows it when its name contains the one looked up. Its id.
+   */
+  add(name: string): string {
+    return this.register(name).id;
+  }
+
+  private register(name: string, latest: string | null = randomUUID()): Target {
+    const t: Target = { id: randomUUID(), name, latest, active: latest, reads: 0 };
+    this.targets.set(t.id, t);
+    return t;
+  }
+
+  /** The deployment a path names (its id at `parts[3]`), else the target. */
+  private targetOf(parts: string[]): Target {
+    return this.targets.get(parts[3] ?? '') ?? this.ensureTarget();
+  }
+
+  private revision(t: Target, id: string): Record<string, unknown> {
+    const next = this.statuses[Math.min(t.reads++, this.statuses.length - 1)] ?? 'DEPLOYED';
     const status = typeof next === 'function' ? next() : next;
-    if (status === 'DEPLOYED' && this.target?.latest === id) this.target.active = id;
+    if (status === 'DEPLOYED' && t.latest === id) t.active = id;
     return {
       id,
       created_at: AT,
@@ -377,7 +441,8 @@ export class HostileService extends LoopbackFake {
       case 'token-metadata':
         return {
           body: {
-            id: this.text('token id'),
+            // The token asked about: an answer about another is refused (tested on its own).
+            id: decodeURIComponent(parts[4]!),
             provider_id: this.text('provider_id'),
             created_at: AT,
             updated_at: AT,
@@ -398,26 +463,23 @@ export class HostileService extends LoopbackFake {
       case 'create': {
         const name = (req.body as { name?: string } | undefined)?.name ?? this.name;
         this.exists = true;
-        this.target = {
-          id: randomUUID(),
-          name,
-          latest: randomUUID(),
-          active: null,
-          sent: sent(req),
-        };
-        return { status: 201, body: this.deployment(this.target) };
+        const created = this.register(name);
+        created.active = null;
+        created.sent = sent(req);
+        if (name === this.name) this.target = created;
+        return { status: 201, body: this.deployment(created) };
       }
       case 'list':
         return { body: this.listing(req.query) };
       case 'patch':
       case 'redeploy': {
-        const t = this.ensureTarget();
+        const t = this.targetOf(parts);
         t.latest = randomUUID();
         t.sent = sent(req);
         return { body: this.deployment(t) };
       }
       case 'revision':
-        return { body: this.revision(parts[5]!) };
+        return { body: this.revision(this.targetOf(parts), parts[5]!) };
       case 'listeners': {
         // One page of three, then the empty page that ends the listing.
         const offset = Number(req.query.offset ?? 0);
@@ -434,12 +496,17 @@ export class HostileService extends LoopbackFake {
     const offset = Number(query.offset ?? 0);
     const limit = Number(query.limit ?? 20);
     let all: unknown[];
+    if (this.exists) this.ensureTarget();
+    const existing = [...this.targets.values()].filter((t) => t !== this.target || this.exists);
     if (query.deployment_ids !== undefined) {
-      const t = this.exists ? this.ensureTarget() : undefined;
-      all = t && query.deployment_ids.split(',').includes(t.id) ? [this.deployment(t)] : [];
+      const ids = query.deployment_ids.split(',');
+      all = existing.filter((t) => ids.includes(t.id)).map((t) => this.deployment(t));
     } else {
       const others = Array.from({ length: this.others }, (_, i) => this.other(i));
-      all = this.exists ? [...others, this.deployment(this.ensureTarget())] : others;
+      const named = existing.filter(
+        (t) => t === this.target || t.name.includes(query.name_contains ?? ''),
+      );
+      all = [...others, ...named.map((t) => this.deployment(t))];
     }
     const resources = all.slice(offset, offset + Math.min(limit, PAGE_LIMIT));
     return { resources, offset: offset + resources.length };
@@ -608,6 +675,20 @@ export function pagesForever(service: HostileService, delayMs: number): Handler 
       service.other(0, `${service.name}-${offset + i}`),
     );
     return { delayMs, body: { resources, offset: offset + PAGE_LIMIT } };
+  };
+}
+
+/** A revision `id`, DEPLOYED, with a valid commit: what a read answers when it answers about another revision. */
+export function revisionAnswer(id: string): Reply {
+  return {
+    body: {
+      id,
+      created_at: AT,
+      updated_at: AT,
+      status: 'DEPLOYED',
+      source: 'codehost',
+      source_revision_config: { repo_ref: 'main', repo_commit_sha: 'b'.repeat(40) },
+    },
   };
 }
 

@@ -86,6 +86,8 @@ describe('npm run simulator -- --tenant-id A --tenant-id B', () => {
         A,
         '--tenant-id',
         B,
+        '--api-key',
+        API_KEY,
       ]),
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );

@@ -1,10 +1,12 @@
-// Issues 9 and 17 through the bundled action, as the runner runs it: one hostile run per kind of sink (the job log
-// with its commands, the GITHUB_OUTPUT file, the step summary file, the GitHub API bodies), the bounds measured on
-// the child process (peak resident memory, the time of a worst-case page), and issue 17's fixes to the inputs once.
+// Issues 9, 17 and 31 through the bundled action, as the runner runs it: one hostile run per kind of sink (the job
+// log with its commands, the GITHUB_OUTPUT file, the step summary file, the GitHub API bodies), the bounds measured
+// on the child process (peak resident memory, the time of a worst-case page; 100 deployments answering near every
+// limit), an answer about another resource and a bad repo_commit_sha once, and issue 17's fixes to the inputs once.
 // Every run goes through the same checks (expectSafe); test/core/hostile.test.ts runs the rest of the suite
 // in-process (where verify-url goes among it: a core rule, which needs no runner).
 // Each test has its own fakes, so the tests run at once.
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ActionRun, runAction } from '../../helpers/action.ts';
@@ -12,8 +14,12 @@ import { FakeGitHub } from '../../helpers/github.ts';
 import {
   endlessBody,
   exactNamesForever,
+  fullWidth,
   HostileService,
+  htmlEntities,
   hugePage,
+  percentEveryByte,
+  revisionAnswer,
   splitEvery,
   titleBomb,
 } from '../../helpers/hostile.ts';
@@ -129,8 +135,107 @@ describe.concurrent(
           /^<!-- agent-deploy-action:agent-\*\*\* -->\n/,
         );
       }));
+
+    it('a 400 that echoes the key in upper case, hex, every byte percent-encoded, full width and entities: no sink shows it, the GitHub Deployment status included', () =>
+      withFakes(async (fakes) => {
+        const forms = [
+          API_KEY.toUpperCase(),
+          Buffer.from(API_KEY).toString('hex').toUpperCase(),
+          percentEveryByte(API_KEY),
+          fullWidth(API_KEY),
+          htmlEntities(API_KEY),
+        ];
+        fakes.service.on('patch', { status: 400, body: { detail: `bad key ${forms.join(' ')}` } });
+
+        const run = await deployHostile(fakes);
+
+        expectFailure(run, 'PATCH /v2/deployments/', 'bad key ***');
+        const statuses = fakes.gh.deployments[0]?.statuses ?? [];
+        expect(statuses.map((st) => st.state)).toEqual(['in_progress', 'failure']);
+        expect(statuses[1]?.description).toContain('bad key ***');
+      }));
+
+    it('a status read that answers another revision: an error naming the endpoint', () =>
+      withFakes(async (fakes) => {
+        const other = randomUUID();
+        fakes.service.on('revision', () => revisionAnswer(other));
+
+        const run = await deployHostile(fakes, { command: 'status' });
+
+        expectFailure(
+          run,
+          /GET \/v2\/deployments\/[0-9a-f-]{36}\/revisions\/[0-9a-f-]{36} answered about revision/,
+        );
+        expect(run.outputs['revision-status'] ?? '').toBe('');
+      }));
+
+    it('a repo_commit_sha that is not 7 to 64 hex characters: a schema error naming the endpoint and the field', () =>
+      withFakes(async (fakes) => {
+        fakes.service.commit = 'abc1234 COMMIT_INJ=1';
+
+        const run = await deployHostile(fakes, { command: 'status' });
+
+        expectFailure(
+          run,
+          /GET \/v2\/deployments answered with an unexpected body: field '.*repo_commit_sha': not a commit sha/,
+        );
+        expect(run.outputs['commit-sha'] ?? '').toBe('');
+      }));
   },
 );
+
+/** `agent-001`…: names none of which contains another, as the service's name_contains search would match. */
+const names = (n: number) =>
+  Array.from({ length: n }, (_, i) => `agent-${String(i + 1).padStart(3, '0')}`);
+
+// One at a time: each holds a few hundred MB of answers in the test's process and the child's. At the default
+// max-parallel (4): at 16, 16 answers of 4 MiB are read at once, and the peak varies more from run to run with the
+// garbage collector's timing (docs/performance.md has the figures of both).
+describe('100 deployments answering near every limit, on the child process', () => {
+  it.each(['status', 'deploy'])(
+    '%s: peak memory under 300 MiB, past 16 MiB a clear error, every deployment keeps its row',
+    (command) =>
+      withFakes(async (fakes) => {
+        const { service } = fakes;
+        service.exists = false;
+        for (const name of names(100)) service.add(name);
+        // 56 strings of 64 KiB in each deployment: its page of the name listing is near the 4 MiB an answer may be.
+        service.labels = Object.fromEntries(
+          Array.from({ length: 56 }, (_, i) => [`l${i}`, 'v'.repeat(64 * 1024 - 8)]),
+        );
+        service.statuses = ['DEPLOYED'];
+
+        const run = await deployHostile(
+          fakes,
+          {
+            command,
+            name: '',
+            deployments: JSON.stringify(names(100).map((name) => ({ name }))),
+            timeout: '60s',
+          },
+          { timeoutMs: 180_000 },
+        );
+
+        console.info(
+          `100 deployments near every limit, ${command}: peak RSS ${run.peakMb} MB, ${run.ms} ms`,
+        );
+        expect(run.peakMb).toBeLessThan(PEAK_LIMIT_MB);
+        expectFailure(
+          run,
+          /more than the 16\.0 MiB one run keeps however many deployments it acts on/,
+        );
+        const rows = (markdown: string) =>
+          markdown.split('\n').filter((line) => /^\| agent-\d{3} \|/.test(line));
+        const shown = names(100).map((name) =>
+          expect.stringMatching(new RegExp(`^\\| ${name} \\| \``)),
+        );
+        expect(rows(run.summary)).toEqual(shown);
+        expect(rows(commentBodies(fakes.gh)[0] ?? '')).toEqual(shown);
+      }),
+    // The child's own limit (timeoutMs) ends a run that hangs; a loaded machine takes 15 s for these.
+    200_000,
+  );
+});
 
 describe.concurrent('bounds, on the child process', () => {
   it('a body that never ends is cut at the cap: a clear failure, under 300 MB', () =>

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { API_KEY, INTEGRATION } from '../../helpers/setup.ts';
+import { INTEGRATION } from '../../helpers/setup.ts';
 import { Simulator } from '../../simulator/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -15,7 +15,8 @@ const TIMEOUT_MS = 60_000;
 let sim: Simulator;
 let dir: string;
 beforeAll(async () => {
-  sim = await Simulator.start({ apiKey: API_KEY });
+  // With its default key, the one .env.example gives.
+  sim = await Simulator.start();
   sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
   dir = mkdtempSync(join(tmpdir(), 'agent-deploy-local-'));
 });
