@@ -3,7 +3,8 @@
 // one service client, so a 429 or an outage that one item meets holds and slows them all (service/http.ts) instead
 // of each retrying on its own. fail-fast starts no more items once one has failed; a cancel stops them all, and each
 // item's report says where it stood.
-import type { CommandContext, SetSettings, Settings } from './commands/index.ts';
+import type { CommandContext } from './commands/command.ts';
+import type { SetSettings, Settings } from './commands/index.ts';
 import type { Git, Integration, ItemRun } from './core/host.ts';
 import type { Logger } from './core/logger.ts';
 import type { Excerpt } from './core/sinks.ts';
