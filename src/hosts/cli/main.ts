@@ -1,11 +1,10 @@
 // The command line's edge (`agent-deploy`, dist/cli.js): the arguments read against action.yml, the CI around it
-// (GitLab CI, or none), the log on stderr, the system's clock and HTTP, SIGINT/SIGTERM as the cancel, and the run;
-// then the outputs (--json on stdout, the dotenv file) and the exit code.
+// (ci-registry.ts: GitLab CI, or a terminal), the log on stderr, the system's clock and HTTP, SIGINT/SIGTERM as the
+// cancel, and the run; then the outputs (--json on stdout, the dotenv file) and the exit code.
 import { COMMANDS } from '../../commands/index.ts';
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
 import { systemClock } from '../../shared/clock.ts';
-import { gitLabCi, isGitLabCi } from '../gitlab/ci.ts';
 import { actionFile, readActionTable } from './action.ts';
 import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
 import { Console } from './console.ts';
@@ -13,7 +12,8 @@ import { dotenv } from './dotenv.ts';
 import { EXIT, exitCode } from './exit.ts';
 import { RefusedFile, writeOwnFile } from './files.ts';
 import { helpText } from './help.ts';
-import { CliHost, noCi } from './host.ts';
+import { detectCi } from './ci-registry.ts';
+import { CliHost } from './host.ts';
 
 /** Never rejects: sets process.exitCode. */
 export async function run(argv: readonly string[], script: string): Promise<void> {
@@ -53,7 +53,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
   process.on('SIGTERM', onSignal);
   const transport = httpTransport(USER_AGENT);
   const cwd = process.cwd();
-  const ci = isGitLabCi(env) ? gitLabCi(env, cwd, transport) : noCi(cwd);
+  const ci = detectCi(env, cwd, transport);
   const console = new Console(stderr, {
     live: stderr.isTTY === true,
     color: stderr.isTTY === true && !env.NO_COLOR,

@@ -1,0 +1,60 @@
+// The repository a checkout is a clone of, from its `origin` remote, through the git on PATH: what GITHUB_REPOSITORY
+// says on a runner. Its owner/name is matched in the integration's repository listing when repo-url is not given.
+import { execFileSync } from 'node:child_process';
+import type { HostContext } from '../../core/host.ts';
+import { withoutTrailingSlashes } from '../../shared/url.ts';
+
+type Repository = NonNullable<HostContext['repository']>;
+
+/** git answers at once on a local config; a wedged one must not hold the command up. */
+const GIT_TIMEOUT_MS = 5_000;
+
+/** The origin's owner/name, or why there is none (for the message that asks for repo-url). */
+export function originRepository(cwd: string): { repository?: Repository; why: string } {
+  let url: string;
+  try {
+    url = execFileSync('git', ['remote', 'get-url', 'origin'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: GIT_TIMEOUT_MS,
+    }).trim();
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      why: missing
+        ? "no git on PATH to read the checkout's origin remote"
+        : 'the working directory is not a git checkout with an origin remote',
+    };
+  }
+  const repository = parseRemoteUrl(url);
+  // The URL is not quoted: a remote may carry a token (https://user:token@host/…).
+  return repository
+    ? { repository, why: '' }
+    : { why: 'the origin remote is not a URL of the form host/owner/name' };
+}
+
+/**
+ * owner/name from a remote URL: `https://host/owner/name(.git)`, `ssh://git@host[:port]/owner/name.git`,
+ * `git@host:owner/name.git` (scp-like), `git://host/owner/name`. A GitLab subgroup stays in the owner
+ * (group/sub/name → owner group/sub), as its listing names it. A local path is no repository.
+ */
+export function parseRemoteUrl(url: string): Repository | undefined {
+  let path: string | undefined;
+  const scheme = /^(?:https?|ssh|git|git\+ssh):\/\/[^/]+\/(.+)$/i.exec(url);
+  if (scheme) path = scheme[1];
+  else {
+    // scp-like: [user@]host:path, where the host has no `/` (else it is a local path with a colon).
+    const scp = /^(?:[^@/\s]+@)?[^:/\s]+:(?!\/)(.+)$/.exec(url);
+    if (scp) path = scp[1];
+  }
+  if (path === undefined) return undefined;
+  const parts = withoutTrailingSlashes(path)
+    .replace(/\.git$/i, '')
+    .split('/');
+  const name = parts.pop();
+  const owner = parts.join('/');
+  if (!name || !owner || parts.some((part) => part === '' || part === '.' || part === '..'))
+    return undefined;
+  return { owner, name };
+}

@@ -1,0 +1,34 @@
+// The command line with no CI around it (a laptop, or a CI the registry does not know): the working directory is
+// the workspace, the checkout's origin remote names the repository, and nothing else is added.
+import type { Ci, CiKind } from './ci.ts';
+import { originRepository } from './origin.ts';
+import { commandLineWords } from './words.ts';
+
+export const terminal: CiKind = {
+  name: 'a terminal',
+  detect: () => true,
+  files: {},
+  build(_env, cwd): Ci {
+    const origin = originRepository(cwd);
+    return {
+      context: {
+        workspace: cwd,
+        repository: origin.repository,
+        words: commandLineWords({
+          checkout:
+            "run agent-deploy in the repository's checkout: @paths are read from the working directory",
+          noRepository: origin.why,
+        }),
+      },
+      secrets: [],
+      integrations(run) {
+        if (run.environment || run.prComment)
+          run.log.info(
+            'environment and pr-comment are features of GitHub Actions (and merge request notes of GitLab CI): skipped here.',
+          );
+        return [];
+      },
+      files: {},
+    };
+  },
+};
