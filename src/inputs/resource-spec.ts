@@ -3,12 +3,12 @@ import * as z from '../shared/zod.ts';
 import { ResourceSpec } from '../service/schemas.ts';
 import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
-import { readDocument } from './workspace-file.ts';
+import { readDocument, type Workspace } from './workspace-file.ts';
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */
 export async function parseResourceSpec(
   raw: string | undefined,
-  workspace: string,
+  workspace: Workspace,
 ): Promise<ResourceSpec | undefined> {
   if (raw === undefined) return undefined;
   const input = 'resource-spec';
