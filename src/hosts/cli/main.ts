@@ -5,13 +5,14 @@ import { COMMANDS } from '../../commands/index.ts';
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
 import { systemClock } from '../../shared/clock.ts';
-import { actionFile, readActionTable } from './action.ts';
+import { type ActionTable, actionFile, readActionTable } from './action.ts';
 import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
 import { Console } from './console.ts';
 import { dotenv } from './dotenv.ts';
 import { EXIT, exitCode } from './exit.ts';
 import { RefusedFile, writeOwnFile } from './files.ts';
-import { helpText } from './help.ts';
+import { helpText, usageText } from './help.ts';
+import { typedOutputs } from './json.ts';
 import { detectCi } from './ci-registry.ts';
 import { CliHost } from './host.ts';
 
@@ -19,21 +20,20 @@ import { CliHost } from './host.ts';
 export async function run(argv: readonly string[], script: string): Promise<void> {
   const { stdout, stderr, env } = process;
   let invocation: Invocation;
+  let table: ActionTable;
   try {
-    const table = await readActionTable(actionFile(script));
+    table = await readActionTable(actionFile(script));
     invocation = parseArgs(argv, table.inputs, Object.keys(COMMANDS));
-    const bare = argv.length === 0 && !env[variableOf('command')];
-    if (invocation.help || bare) {
-      // Asked for, it goes to stdout; instead of a command, to stderr, and the shell hears a usage error.
-      const text = helpText(table, Object.keys(COMMANDS), stdout.columns);
-      if (invocation.help) stdout.write(text);
-      else stderr.write(text);
-      process.exitCode = invocation.help ? EXIT.ok : EXIT.invalid;
+    if (argv.length === 0 && !env[variableOf('command')])
+      throw new UsageError('no command given.', true);
+    if (invocation.help) {
+      stdout.write(helpText(table, Object.keys(COMMANDS), stdout.columns));
       return;
     }
   } catch (error) {
     const usage = error instanceof UsageError;
     stderr.write(`agent-deploy: ${(error as Error).message}\n`);
+    if (usage && error.usage) stderr.write(usageText(Object.keys(COMMANDS)));
     process.exitCode = usage ? EXIT.invalid : EXIT.failed;
     return;
   }
@@ -77,7 +77,8 @@ export async function run(argv: readonly string[], script: string): Promise<void
     });
     console.close();
     const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console, cwd);
-    if (invocation.json) stdout.write(`${JSON.stringify(host.outputs)}\n`);
+    if (invocation.json)
+      stdout.write(`${JSON.stringify(typedOutputs(host.outputs, table.outputs))}\n`);
     // A person at a terminal reads them too (a pipe or a CI's log gets only what --json asks for).
     else if (stdout.isTTY) stdout.write(outputsText(host.outputs));
     process.exitCode = exitCode(report, written && host.failure === undefined);
