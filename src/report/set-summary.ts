@@ -10,6 +10,7 @@ import {
   renderSummary,
   runLink,
   type SummaryContext,
+  timelineChart,
 } from './summary.ts';
 
 /** The job summary of a list: its table, then each deployment's summary. */
@@ -21,7 +22,10 @@ export function renderSetSummary(
   const items = report.items ?? [];
   return [
     ...overview(report, headlines),
-    ...items.map((item, i) => renderSummary(item.report, itemContext(context, item, i), headlines)),
+    ...timelineChart(report),
+    ...items.map((item, i) =>
+      renderSummary(item.report, itemContext(context, item, i), headlines, false),
+    ),
   ].join('\n');
 }
 
