@@ -35,7 +35,7 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
     try {
       const url = /^simulator listening on (http:\/\/\S+)$/.exec(await next())?.[1];
       expect(url).toBeDefined();
-      while (!(await next()).includes('rate limit:'));
+      while (!(await next()).startsWith('  AGENT_DEPLOY_API_KEY='));
       return { url: url!, banner: lines.join('\n'), next, stop };
     } catch (error) {
       await stop();
