@@ -8,7 +8,7 @@ import { baseInputs } from '../helpers/setup.ts';
 
 /** Every line a chart may have: nothing else can reach Mermaid's syntax. */
 const LINE =
-  /^(```mermaid|gantt|  dateFormat x|  axisFormat %M:%S|  section [a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|  (?:[A-Z_]+|other) :(milestone, (done|crit), )?\d+, \d+|```)$/;
+  /^(```mermaid|gantt| {2}dateFormat x| {2}axisFormat %M:%S| {2}section [a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?| {2}(?:[A-Z_]+|other) :(milestone, (done|crit), )?\d+, \d+|```)$/;
 
 const entries = (...steps: [string, number, number][]): TimelineEntry[] =>
   steps.map(([status, since, until]) => ({ status, since, until }));
