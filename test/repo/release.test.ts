@@ -208,7 +208,10 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
       ['ok', 'CHANGELOG.md has notes for 1.4.3'],
       ['ok', 'npm test'],
       ['ok', 'dist/ equals a fresh build, dist/licenses.txt included'],
-      ['would', 'npm version 1.4.3 --no-git-tag-version  (package.json, package-lock.json)'],
+      [
+        'would',
+        'npm version 1.4.3 --no-git-tag-version  (package.json, package-lock.json, the docs)',
+      ],
       ['would', 'npm run bundle  (dist/ with the new version)'],
       [
         'would',
@@ -216,7 +219,7 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
       ],
       [
         'would',
-        'git commit -m "Release v1.4.3" -- package.json package-lock.json CHANGELOG.md dist',
+        'git commit -m "Release v1.4.3" -- package.json package-lock.json CHANGELOG.md dist README.md docs templates',
       ],
       ['would', 'git tag -a v1.4.3  (message: v1.4.3 and the CHANGELOG section)'],
       ['would', `git tag -f v1 v1.4.3^{}  (was ${before.head.slice(0, 7)})`],
@@ -239,10 +242,18 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('Release v1.4.3');
     expect(git(dir, 'diff', '--name-only', 'HEAD~1').split('\n')).toEqual([
       'CHANGELOG.md',
+      'README.md',
       'dist/version',
+      'docs/preview-evaluate-promote.md',
+      'docs/recipes.md',
+      'docs/supply-chain.md',
       'package-lock.json',
       'package.json',
+      'templates/agent-deploy.yml',
     ]);
+    // Every release the docs and the component name is the new one.
+    expect(read(dir, 'templates/agent-deploy.yml')).toContain('agent-deploy-action@1.4.3 ');
+    expect(read(dir, 'docs/recipes.md')).not.toContain('v1.4.2');
     // The release commit's dist/ is the fresh build of the released version.
     expect(read(dir, 'dist/version')).toBe('1.4.3\n');
     execFileSync('npm', ['run', 'bundle'], { cwd: dir, env });
