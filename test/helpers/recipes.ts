@@ -510,7 +510,8 @@ export function withComponents(config: Record<string, unknown>): Record<string, 
       throw new Error(`the component @v${m[1]} is not this release (${VERSION})`);
     merged = deepMerge(merged, componentJobs(include.inputs ?? {}));
   }
-  const { include: _, ...own } = config;
+  const own = { ...config };
+  delete own.include;
   return deepMerge(merged, own);
 }
 
