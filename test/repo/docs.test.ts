@@ -286,3 +286,15 @@ describe('the release the docs name (npm version writes it: scripts/versions.ts)
     expect(fresh).toContain('acme/agent-deploy-action@v1\n'.trimEnd());
   });
 });
+
+describe('the README', () => {
+  it('is a short tour: under 2,000 words, as wc -w counts them', () => {
+    expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThan(2000);
+  });
+
+  it('sets a clone up in two commands, the main job and the tests', () => {
+    const setUp = /^## Run it locally\n[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(readme)?.[1] ?? '';
+    const commands = setUp.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim());
+    expect(commands.filter(Boolean)).toEqual(['npm ci && npm run demo', 'npm test']);
+  });
+});
