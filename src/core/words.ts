@@ -13,6 +13,8 @@ export interface Words {
   checkout: string;
   /** Where the repository the run is for comes from, for when none is known ("GITHUB_REPOSITORY is not set"). */
   noRepository: string;
+  /** How a pipeline asks for a pull request's own run, where a preview runs ("on: pull_request"). */
+  changeRun: string;
 }
 
 /** `text` with its first letter upper case: an input's name that starts a sentence. */

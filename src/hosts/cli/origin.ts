@@ -43,11 +43,7 @@ export function parseRemoteUrl(url: string): Repository | undefined {
   let path: string | undefined;
   const scheme = /^(?:https?|ssh|git|git\+ssh):\/\/[^/]+\/(.+)$/i.exec(url);
   if (scheme) path = scheme[1];
-  else {
-    // scp-like: [user@]host:path, where the host has no `/` (else it is a local path with a colon).
-    const scp = /^(?:[^@/\s]+@)?[^:/\s]+:(?!\/)(.+)$/.exec(url);
-    if (scp) path = scp[1];
-  }
+  else path = scpPath(url);
   if (path === undefined) return undefined;
   const parts = withoutTrailingSlashes(path)
     .replace(/\.git$/i, '')
@@ -57,4 +53,15 @@ export function parseRemoteUrl(url: string): Repository | undefined {
   if (!name || !owner || parts.some((part) => part === '' || part === '.' || part === '..'))
     return undefined;
   return { owner, name };
+}
+
+/** The path of an scp-like remote, `[user@]host:path`: a host without `/` or white space, a path not absolute. */
+function scpPath(url: string): string | undefined {
+  const colon = url.indexOf(':');
+  const before = url.slice(0, colon);
+  const host = before.slice(before.indexOf('@') + 1);
+  const path = url.slice(colon + 1);
+  if (colon < 1 || host === '' || /[/\s]/.test(before) || path === '' || path.startsWith('/'))
+    return undefined;
+  return path;
 }

@@ -18,6 +18,7 @@ export const terminal: CiKind = {
           checkout:
             "run agent-deploy in the repository's checkout: @paths are read from the working directory",
           noRepository: origin.why,
+          changeRun: "a merge request pipeline of a CI the command line knows (GitLab CI's)",
         }),
       },
       secrets: [],

@@ -10,6 +10,7 @@ export interface CommandLineWords {
   secretVariable?: string;
   checkout: string;
   noRepository: string;
+  changeRun: string;
 }
 
 export function commandLineWords({
@@ -17,6 +18,7 @@ export function commandLineWords({
   secretVariable,
   checkout,
   noRepository,
+  changeRun,
 }: CommandLineWords): Words {
   const flag = (name: string, value: string) => `--${name} ${value}`;
   return {
@@ -37,5 +39,6 @@ export function commandLineWords({
     },
     checkout,
     noRepository,
+    changeRun,
   };
 }

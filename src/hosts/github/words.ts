@@ -8,4 +8,5 @@ export const gitHubWords: Words = {
     `set it in the step's 'with:' (for ${name === 'api-key' ? 'the key, use a secret' : 'example from a variable'})`,
   checkout: 'run actions/checkout first',
   noRepository: 'GITHUB_REPOSITORY is not set',
+  changeRun: 'on: pull_request',
 };

@@ -25,6 +25,8 @@ export const gitLab: CiKind = {
           secretVariable: 'a masked CI/CD variable (Settings › CI/CD › Variables)',
           checkout: "check the job's checkout (GIT_STRATEGY: none fetches no files)",
           noRepository: 'CI_PROJECT_PATH is not set',
+          changeRun:
+            'a merge request pipeline (rules: - if: $CI_PIPELINE_SOURCE == "merge_request_event")',
         }),
       },
       // As the variable holds it, and trimmed: either may be what a line quotes.
