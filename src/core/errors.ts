@@ -55,3 +55,11 @@ function describe(mistakes: readonly Mistake[], lead: string | undefined, name: 
   const head = lead ?? `The inputs have ${mistakes.length} mistakes; nothing was sent.`;
   return [head, ...each.map((text) => (/[.?!]$/.test(text) ? text : `${text}.`))].join(' ');
 }
+
+/**
+ * A write whose outcome the run could not learn (its answer was lost and no read tells): it may have been applied.
+ * The run then reports revision-created as not known.
+ */
+export class PossiblyAppliedError extends DeployError {
+  override name = 'PossiblyAppliedError';
+}

@@ -23,7 +23,7 @@ export function settle(
   outcome: Exclude<WaitOutcome, 'cancelled'>,
   revisionId: string,
   status: string,
-  options: { allowSkipped: boolean; limit: string; setup: Setup },
+  options: { allowSkipped: boolean; limit: string; setup: Setup; cutShort?: string },
 ): Verdict {
   switch (outcome) {
     case 'deployed':
@@ -47,7 +47,9 @@ export function settle(
     case 'timed-out':
       return failed(
         'timed-out',
-        `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
+        options.cutShort
+          ? `The wait for revision ${revisionId}${status === 'unknown' ? '' : ` (still ${status})`} stopped: ${options.cutShort}`
+          : `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
         { phase: 'wait', next: stillGoing(status, options.setup) },
       );
   }

@@ -80,8 +80,10 @@ export interface RunReport {
   result?: Result;
   ok: boolean;
   deployment?: Deployment;
-  created: boolean;
-  revisionCreated: boolean;
+  /** Undefined when not known: the run's create may have been applied, and no read told (created empty). */
+  created: boolean | undefined;
+  /** Undefined when not known: a write of the run may have been applied, and no read told (revision-created empty). */
+  revisionCreated: boolean | undefined;
   previousRevisionId?: string;
   revisionId?: string;
   revision?: Revision;

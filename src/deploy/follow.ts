@@ -117,7 +117,7 @@ async function followToEnd(
     {
       pollIntervalMs: settings.pollIntervalMs,
       triggeredAt: client.clock.time.now(),
-      fresh: report.revisionCreated,
+      fresh: report.revisionCreated === true,
       afterPoll: diagnostics.afterPoll,
     },
     log,
@@ -134,6 +134,7 @@ async function followToEnd(
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
       setup: setupOf(report, ctx.excerpt),
+      cutShort: watch.cutShort,
     });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
       return rollbackAndConclude(

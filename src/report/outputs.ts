@@ -17,8 +17,9 @@ export function outputsOf(report: RunReport): Record<string, string> {
     'revision-id': report.revisionId,
     'revision-status': report.revision?.status,
     'previous-revision-id': report.previousRevisionId ?? (d ? '' : undefined),
-    created: String(report.created),
-    'revision-created': String(report.revisionCreated),
+    created: report.created === undefined ? undefined : String(report.created),
+    'revision-created':
+      report.revisionCreated === undefined ? undefined : String(report.revisionCreated),
     'commit-sha': report.revision?.source_revision_config.repo_commit_sha ?? undefined,
     'custom-url': d?.source_config.custom_url ?? undefined,
     result: report.result,
