@@ -2,7 +2,8 @@
 // and whether each target is met, writes them to bench-results.json, and exits non-zero only when a run
 // misbehaves (the action failing where it should succeed). AGENT_DEPLOY_DIST points at another build;
 // `npm run bench -- patterns` runs only the patterns section (seconds instead of minutes), `npm run bench -- several`
-// only the line of several deployments in one step (bench/several.ts).
+// only the line of several deployments in one step (bench/several.ts), `npm run bench -- unchanged` only the line of
+// ten agents with one changed, with and without skip-unchanged (bench/unchanged.ts).
 // Start-up is compared with bundles of the mandated libraries made like dist/ (bench/baselines.ts).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { haveValgrind, instructions } from './bench/instructions.ts';
 import { PATTERN_LIMIT_MS, patternTimings, type PatternTiming } from './bench/patterns.ts';
 import { type Several, severalDeployments, severalTable } from './bench/several.ts';
 import { table } from './bench/table.ts';
+import { deployOnlyChanged, type Unchanged } from './bench/unchanged.ts';
 import { Simulator, type RecordedRequest, type TimelineStep } from '../test/simulator/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -359,6 +361,7 @@ type Results = {
   detection: Awaited<ReturnType<typeof detectionLag>>;
   patterns: PatternTiming[];
   several: Several;
+  unchanged: Unchanged;
 };
 
 function targets(r: Results): Target[] {
@@ -401,8 +404,19 @@ function targets(r: Results): Target[] {
     value: over.length ? `${over.length} over` : 'all within',
     met: over.length === 0,
   });
-  list.push(patternTarget(r.patterns), severalTarget(r.several));
+  list.push(patternTarget(r.patterns), severalTarget(r.several), unchangedTarget(r.unchanged));
   return list;
+}
+
+/** skip-unchanged builds only the changed agents' revisions (issue 35). */
+function unchangedTarget(u: Unchanged): Target {
+  const skipping = u.rows[1]!;
+  return {
+    name: `revisions built, ${u.count} agents with ${u.changed} changed, skip-unchanged`,
+    limit: `= ${u.changed}`,
+    value: String(skipping.revisions),
+    met: skipping.revisions === u.changed,
+  };
 }
 
 /** 20 deployments in one step at max-parallel 16 meet few 429s: the contract's bound (issues 22 and 33). */
@@ -562,6 +576,25 @@ function printResults(r: Results): void {
 
   printPatterns(r.patterns);
   printSeveral(r.several);
+  printUnchanged(r.unchanged);
+}
+
+function printUnchanged(u: Unchanged): void {
+  section(
+    `${u.count} agents of a monorepo, ${u.changed} changed since the live commit, in one step (the bundle each time)`,
+  );
+  console.log(
+    table([
+      ['', 'requests', 'writes', 'revisions built', 'wall time'],
+      ...u.rows.map((row) => [
+        row.how,
+        String(row.requests),
+        String(row.writes),
+        String(row.revisions),
+        sec(row.wallMs),
+      ]),
+    ]),
+  );
 }
 
 function printSeveral(s: Several): void {
@@ -584,7 +617,7 @@ function report(figures: object, list: Target[], started: number, host: object):
 }
 
 /** The sections `npm run bench -- <name>` runs alone; no argument runs them all. */
-const ALONE = ['patterns', 'several'];
+const ALONE = ['patterns', 'several', 'unchanged'];
 
 async function main(): Promise<void> {
   // The action runs on node24; the machine's own node may be older (npm run puts the devDependency first).
@@ -593,7 +626,7 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   if (process.argv.length > 3 || (only !== undefined && !ALONE.includes(only)))
     throw new Error(
-      `bench: ${process.argv.slice(2).join(' ')}: use npm run bench [-- patterns | several]`,
+      `bench: ${process.argv.slice(2).join(' ')}: use npm run bench [-- patterns | several | unchanged]`,
     );
   const started = Date.now();
   const host = machine();
@@ -614,6 +647,12 @@ async function main(): Promise<void> {
       const several = await severalDeployments(sim);
       printSeveral(several);
       report({ several }, [severalTarget(several)], started, host);
+      return;
+    }
+    if (only === 'unchanged') {
+      const unchanged = await deployOnlyChanged(sim);
+      printUnchanged(unchanged);
+      report({ unchanged }, [unchangedTarget(unchanged)], started, host);
       return;
     }
     const size = bundleSize(DIST);
@@ -640,6 +679,8 @@ async function main(): Promise<void> {
       '  20 deployments at 8 requests/s: in one step at max-parallel 4, 8 and 16, then as 20 processes',
     );
     const several = await severalDeployments(sim);
+    console.log('  10 agents, 1 changed: without, then with skip-unchanged');
+    const unchanged = await deployOnlyChanged(sim);
     const results: Results = {
       size,
       baselines,
@@ -650,6 +691,7 @@ async function main(): Promise<void> {
       detection,
       patterns,
       several,
+      unchanged,
     };
     const list = targets(results);
     printResults(results);

@@ -4,7 +4,7 @@
 // of each retrying on its own. fail-fast starts no more items once one has failed; a cancel stops them all, and each
 // item's report says where it stood.
 import type { CommandContext, SetSettings, Settings } from './commands/index.ts';
-import type { Integration, ItemRun } from './core/host.ts';
+import type { Git, Integration, ItemRun } from './core/host.ts';
 import type { Logger } from './core/logger.ts';
 import type { Excerpt } from './core/sinks.ts';
 import { notStarted, setVerdict } from './core/outcome.ts';
@@ -29,6 +29,7 @@ interface SetContext {
   /** Data a message quotes: an item's, and each item's message in the list's failure. */
   excerpt: Excerpt;
   words: Words;
+  git: Git;
   integrations: Integration[];
 }
 
@@ -85,6 +86,7 @@ export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne):
           transport: ctx.transport,
           excerpt,
           words,
+          git: ctx.git,
         },
         settings,
       );

@@ -11,7 +11,7 @@ const PER_SECOND = 8;
 const PARALLEL = [4, 8, 16];
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
 /** A short build: the requests are what is measured, not the wait. */
-const TIMELINE: TimelineStep[] = [
+export const TIMELINE: TimelineStep[] = [
   { status: 'QUEUED', ms: 1000 },
   { status: 'BUILDING', ms: 3000 },
   { status: 'DEPLOYING', ms: 1000 },
@@ -35,7 +35,8 @@ export interface Several {
 
 const names = Array.from({ length: COUNT }, (_, i) => `agent-${String(i + 1).padStart(2, '0')}`);
 
-function inputs(sim: Simulator, extra: Record<string, string>): Record<string, string> {
+/** A codehost deploy's inputs for the simulator `sim`, with `extra`. */
+export function inputs(sim: Simulator, extra: Record<string, string>): Record<string, string> {
   return {
     'base-url': sim.url,
     'api-key': sim.apiKey,

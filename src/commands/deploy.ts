@@ -1,10 +1,10 @@
 import { type Expectation, follow } from '../deploy/follow.ts';
 import { findByName, findListed, findTarget, LISTING_LAG_MS } from '../deploy/lookup.ts';
+import { activeRevision, planAgainstLive, skipUnchanged } from '../deploy/live.ts';
 import { findNearNames, nearNameMessage, partialCheck } from '../deploy/near-names.ts';
 import { success } from '../core/outcome.ts';
-import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
-import { changedFields, checkCreatable, createBody, patchBody } from '../deploy/request.ts';
+import { changedFields, checkCreatable, createBody, patchBody, planOf } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
 import { checkVerifiable, checkVerifiableCreated, verifyCheck } from '../deploy/verify.ts';
 import {
@@ -104,6 +104,8 @@ async function create(
       : undefined;
   const body = createBody(name, settings, repo, listener);
   const verify = checkVerifiableCreated(settings, name);
+  if (settings.dryRun || settings.skipUnchanged)
+    await planAgainstLive(ctx, settings, body, undefined, undefined);
   if (settings.dryRun) {
     report.plan = { ...planOf('create', createDeployment(body)), verify };
     conclude(report, success('planned'));
@@ -143,6 +145,12 @@ async function update(
   const call = patchDeployment(existing.id, body);
   // Read before the write: what the service answers after it never chooses where the check goes.
   const verify = checkVerifiable(settings, existing);
+  if (settings.dryRun || settings.skipUnchanged) {
+    report.phase = 'plan';
+    const active = await activeRevision(ctx.client, existing);
+    const changes = await planAgainstLive(ctx, settings, body, existing, active);
+    if (!settings.dryRun && skipUnchanged(ctx, existing, active, changes)) return;
+  }
   if (settings.dryRun) {
     report.plan = { ...planOf('update', call), verify };
     return conclude(report, success('planned'));

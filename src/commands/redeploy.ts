@@ -1,7 +1,7 @@
 import { follow } from '../deploy/follow.ts';
 import { describeTarget, findTarget } from '../deploy/lookup.ts';
 import { notFound } from '../deploy/near-names.ts';
-import { planOf } from '../deploy/plan.ts';
+import { planOf } from '../deploy/request.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
 import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';

@@ -1,4 +1,4 @@
-import { planOf } from '../deploy/plan.ts';
+import { planOf } from '../deploy/request.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
 import { type CommonSettings, type Inputs } from '../inputs/index.ts';

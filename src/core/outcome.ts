@@ -415,10 +415,16 @@ const WORST_FIRST: readonly Result[] = [
   'deployed',
 ];
 
-/** The worst of a list's results; one outside the contract's order (a dry run's planned) ranks below deployed. */
+/** Results that rank as another does (command drift's). */
+const RANKS_AS: Partial<Record<Result, Result>> = { drifted: 'failed', 'in-sync': 'no-change' };
+
+/**
+ * The worst of a list's results, the first of equals in the list's order; one outside the contract's order (a dry
+ * run's planned) ranks below deployed.
+ */
 function worstResult(results: readonly Result[]): Result | undefined {
   const rank = (r: Result) => {
-    const i = WORST_FIRST.indexOf(r);
+    const i = WORST_FIRST.indexOf(RANKS_AS[r] ?? r);
     return i === -1 ? WORST_FIRST.length : i;
   };
   return results.reduce<Result | undefined>(

@@ -30,6 +30,7 @@ export const ITEM_INPUTS = [
   'k8s-namespace',
   'resource-spec',
   'verify-url',
+  'paths',
   'from',
 ] as const;
 
@@ -54,6 +55,7 @@ export const STEP_INPUTS = [
   'provider-account-label',
   'is-default',
   'dry-run',
+  'skip-unchanged',
   'github-token',
   'environment',
   'pr-comment',
@@ -66,7 +68,7 @@ export const STEP_INPUTS = [
 ] as const;
 
 /** The commands that take a list. */
-const SET_COMMANDS = ['deploy', 'promote', 'status'];
+const SET_COMMANDS = ['deploy', 'promote', 'status', 'drift'];
 /** One summary, one comment and one output hold them all: a longer list is a list gone wrong. */
 const MAX_ITEMS = 100;
 
@@ -269,6 +271,11 @@ function valueText(
     return {
       problem: `'resource-spec' must be a mapping of ResourceSpec fields, not ${kindOf(value)}`,
     };
+  }
+  // A list of globs is the input's lines.
+  if (key === 'paths' && Array.isArray(value)) {
+    if (value.every((glob) => typeof glob === 'string')) return { value: value.join('\n') };
+    return { problem: "'paths' must be a list of globs (text), or one text" };
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return { value: String(value) };

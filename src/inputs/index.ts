@@ -4,6 +4,7 @@ import type { HostContext } from '../core/host.ts';
 import { INTEGRATION_KINDS } from '../service/calls.ts';
 import { DEPLOYMENT_TYPES, REVISION_SOURCES, SOURCES } from '../service/schemas.ts';
 import { given } from '../shared/given.ts';
+import { parsePaths } from './paths.ts';
 import { previewOf } from './preview.ts';
 import { parseResourceSpec } from './resource-spec.ts';
 import { parseSecretReferences, parseSecrets } from './secrets.ts';
@@ -168,6 +169,10 @@ export async function readInputs(
     resourceSpec: await mistakes.settle(() => parseResourceSpec(text('resource-spec'), context)),
     secretReferences: mistakes.check(() => parseSecretReferences(text('secret-references'))),
     repository: context.repository,
+    skipUnchanged: one('skip-unchanged', z._default(bool, false)),
+    paths: mistakes.check(() => parsePaths(text('paths'))),
+    event: { ref: context.ref, commit: context.commit },
+    workspace: context.workspace,
   };
   const fromRevisionId = one('from-revision-id', z.optional(uuid));
   if (fromRevisionId && command !== 'promote')

@@ -12,6 +12,7 @@ import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
 import { httpUrl, withoutQuery } from '../shared/url.ts';
 import { gantt } from './gantt.ts';
+import { changesSection } from './changes.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -26,6 +27,8 @@ const HEADLINE: Record<Result, string> = {
   planned: '📝 Planned (dry run)',
   unhealthy: '🩺 Unhealthy',
   closed: '🔒 Preview closed',
+  'in-sync': '✅ In sync',
+  drifted: '⚠️ Drifted',
   'not-started': '⏸️ Not started',
 };
 
@@ -61,6 +64,7 @@ export function renderSummary(
     ...diagnostics(report),
     ...timeline(report),
     ...(chart ? timelineChart(report, report.deployment?.name ?? context.name) : []),
+    ...changesSection(report),
     ...plan(report, context),
   ].join('\n');
 }
@@ -88,6 +92,7 @@ export function renderComment(
     ...failure(report),
     ...resultTable(report, context),
     ...diagnostics(report),
+    ...changesSection(report),
     ...plan(report, context),
     ...runLink(runUrl),
   ].join('\n');

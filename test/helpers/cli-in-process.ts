@@ -10,7 +10,7 @@ import { detectCi } from '../../src/hosts/cli/ci-registry.ts';
 import { exitCode } from '../../src/hosts/cli/exit.ts';
 import { CliHost } from '../../src/hosts/cli/host.ts';
 import { runAction } from '../../src/run.ts';
-import type { World } from './run.ts';
+import { countedGit, type World } from './run.ts';
 
 interface CliInProcess {
   report: RunReport;
@@ -45,7 +45,7 @@ export async function runCliInProcess(
   const host = new CliHost({
     flags: new Map(Object.entries(options.inputs)),
     env,
-    ci: detectCi(env, dir, world.transport),
+    ci: await detectCi(env, dir, world.transport),
     console,
     cwd: dir,
   });
@@ -55,6 +55,7 @@ export async function runCliInProcess(
       clock: world.clock,
       transport: world.transport,
       signal: new AbortController().signal,
+      git: countedGit(world),
     });
     console.close();
     return {

@@ -64,6 +64,12 @@ const CASES: [string, Record<string, string>][] = [
   ['build-on-push', { 'build-on-push': 'on' }],
   ['max-parallel', { 'max-parallel': '17' }],
   ['fail-fast', { 'fail-fast': 'maybe' }],
+  ['skip-unchanged', { 'skip-unchanged': 'yes' }],
+  ['paths', { paths: '/agents/a/**' }],
+  ['paths', { paths: 'agents/a/**, ../shared/**' }],
+  ['paths', { paths: 'agents\\a\\**' }],
+  ['paths', { paths: ' , \n' }],
+  ['deployments', { name: '', deployments: '[{name: a, paths: [agents/a/**, 7]}]' }],
   ['deployments', { name: '', deployments: '[]' }],
   ['deployments', { name: '', deployments: `- name: a\n  secrets: API_TOKEN=${SECRET}` }],
 ];

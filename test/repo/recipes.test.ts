@@ -4,6 +4,7 @@
 // from GitHub or GitLab (the event, a secret, another action's output) comes from the table below, and a new recipe
 // fails here until it has its row. Addresses the recipes give (custom-url) are answered by a fake agent.
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   docBlocks,
   docFiles,
@@ -21,6 +22,9 @@ import type { World } from '../helpers/run.ts';
 const { world, github, agents } = useRecipeWorld();
 
 const SECRETS = { DEPLOY_API_KEY: API_KEY, GITHUB_TOKEN: 'ghs_recipeToken0123456789' };
+/** The integration the recipes name, and the commit of their runs' event (GITHUB_SHA). */
+const RECIPE_INTEGRATION = '0f7c3a52-5a3e-4a4e-9a83-2b1c6e0d9f10';
+const PUSHED = 'a'.repeat(40);
 const DIGEST = `sha256:${'5e'.repeat(32)}`;
 /** The masked CI/CD variables the GitLab recipes ask for. */
 const gitlabSecrets = { AGENT_DEPLOY_API_KEY: API_KEY };
@@ -88,6 +92,32 @@ const TABLE: Record<string, Row> = {
   'docs/recipes.md › Many agents in one step: a monorepo': {
     runs: [{ files: docFiles('docs/recipes.md') }],
     results: ['deployed'],
+  },
+  'docs/recipes.md › Check for drift on a schedule': {
+    runs: [],
+    // The monorepo's agents, as its last deploy left them: live at the default branch's commit.
+    before: ({ sim }) => {
+      const list = parse(docFiles('docs/recipes.md')['deploy/agents.yaml']!) as {
+        name: string;
+        'graph-config-path': string;
+        'custom-url'?: string;
+        'resource-spec'?: object;
+      }[];
+      for (const agent of list) {
+        sim.builtCommits = [PUSHED];
+        sim.addDeployment({
+          name: agent.name,
+          source_config: {
+            integration_id: RECIPE_INTEGRATION,
+            custom_url: agent['custom-url'] ?? null,
+            resource_spec: agent['resource-spec'] ?? null,
+          },
+          source_revision_config: { graph_config_path: agent['graph-config-path'] },
+        });
+      }
+      return { event: { name: 'schedule' }, files: docFiles('docs/recipes.md') };
+    },
+    results: ['in-sync'],
   },
   'docs/recipes.md › Self-hosted: a listener, a namespace and a resource spec': {
     runs: [

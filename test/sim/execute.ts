@@ -4,6 +4,7 @@
 // jitter (Math.random, replaced for the schedule's length), and the faults. The same seed replays the same run.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Git } from '../../src/core/host.ts';
 import type { RunReport } from '../../src/core/report.ts';
 import { runAction } from '../../src/run.ts';
 import type { Clock } from '../../src/shared/clock.ts';
@@ -16,6 +17,11 @@ import { type Revision, Simulator } from '../simulator/server.ts';
 import { Rng } from './random.ts';
 import { HELPER, type RunPlan, type Schedule, type Source, TARGET, TOKEN } from './schedule.ts';
 import { type Entry, type Sample, Wire } from './transport.ts';
+
+/** The schedules give no `paths`: a plan never asks the checkout. */
+const noCheckout: Git = {
+  changedFiles: async () => ({ problem: 'the simulation has no checkout' }),
+};
 
 export interface RunOutcome {
   plan: RunPlan;
@@ -192,6 +198,7 @@ function startRun(
       clock,
       transport,
       signal: cancel.signal,
+      git: noCheckout,
     });
     outcome.endedAt = clock.now();
     Object.assign(outcome.outputs, host.outputs);

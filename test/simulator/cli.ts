@@ -136,7 +136,7 @@ for (const tenant of texts('tenant-id'))
     fail(`bad --tenant-id ${tenant} (want a uuid)`);
 if (otherTenants.length > 1) fail('--tenant-id is given at most twice');
 // What the command line looks for in the listing when run here: the checkout's origin (hosts/cli/origin.ts).
-const origin = originRepository(process.cwd()).repository;
+const origin = (await originRepository(process.cwd())).repository;
 const repo =
   text('repo') ??
   (process.env.GITHUB_REPOSITORY ||

@@ -8,6 +8,6 @@ import { terminal } from './terminal.ts';
 export const CIS: readonly CiKind[] = [gitLab];
 
 /** The CI this run is in (a terminal when none is detected), built. */
-export function detectCi(env: NodeJS.ProcessEnv, cwd: string, transport: Transport): Ci {
+export function detectCi(env: NodeJS.ProcessEnv, cwd: string, transport: Transport): Promise<Ci> {
   return (CIS.find((ci) => ci.detect(env)) ?? terminal).build(env, cwd, transport);
 }

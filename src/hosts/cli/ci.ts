@@ -30,6 +30,6 @@ export interface CiKind {
   detect(env: NodeJS.ProcessEnv): boolean;
   /** Its files' defaults, known before it is built (the help names them). */
   files: CiFiles;
-  /** The CI of this run: its facts read from `env`, its integrations over `transport`. */
-  build(env: NodeJS.ProcessEnv, cwd: string, transport: Transport): Ci;
+  /** The CI of this run: its facts read from `env` (and the checkout), its integrations over `transport`. */
+  build(env: NodeJS.ProcessEnv, cwd: string, transport: Transport): Promise<Ci>;
 }

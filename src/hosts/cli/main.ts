@@ -5,6 +5,7 @@ import { COMMANDS } from '../../commands/index.ts';
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
 import { systemClock } from '../../shared/clock.ts';
+import { systemGit } from '../git.ts';
 import { type ActionTable, actionFile, readActionTable } from './action.ts';
 import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
 import { Console } from './console.ts';
@@ -53,7 +54,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
   process.on('SIGTERM', onSignal);
   const transport = httpTransport(USER_AGENT);
   const cwd = process.cwd();
-  const ci = detectCi(env, cwd, transport);
+  const ci = await detectCi(env, cwd, transport);
   const console = new Console(stderr, {
     live: stderr.isTTY === true,
     color: stderr.isTTY === true && !env.NO_COLOR,
@@ -74,6 +75,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
       clock: systemClock,
       transport,
       signal: controller.signal,
+      git: systemGit,
     });
     console.close();
     const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console, cwd);

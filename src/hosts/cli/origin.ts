@@ -1,33 +1,19 @@
-// The repository a checkout is a clone of, from its `origin` remote, through the git on PATH: what GITHUB_REPOSITORY
-// says on a runner. Its owner/name is matched in the integration's repository listing when repo-url is not given.
-import { execFileSync } from 'node:child_process';
+// The repository a checkout is a clone of, from its `origin` remote (read by the git on PATH: hosts/git.ts), as
+// GITHUB_REPOSITORY says it on a runner. Its owner/name is matched in the integration's listing when repo-url is not
+// given.
 import type { HostContext } from '../../core/host.ts';
 import { withoutTrailingSlashes } from '../../shared/url.ts';
+import { originUrl } from '../git.ts';
 
 type Repository = NonNullable<HostContext['repository']>;
 
-/** git answers at once on a local config; a wedged one must not hold the command up. */
-const GIT_TIMEOUT_MS = 5_000;
-
 /** The origin's owner/name, or why there is none (for the message that asks for repo-url). */
-export function originRepository(cwd: string): { repository?: Repository; why: string } {
-  let url: string;
-  try {
-    url = execFileSync('git', ['remote', 'get-url', 'origin'], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: GIT_TIMEOUT_MS,
-    }).trim();
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return {
-      why: missing
-        ? "no git on PATH to read the checkout's origin remote"
-        : 'the working directory is not a git checkout with an origin remote',
-    };
-  }
-  const repository = parseRemoteUrl(url);
+export async function originRepository(
+  cwd: string,
+): Promise<{ repository?: Repository; why: string }> {
+  const origin = await originUrl(cwd);
+  if ('why' in origin) return { why: origin.why };
+  const repository = parseRemoteUrl(origin.url);
   // The URL is not quoted: a remote may carry a token (https://user:token@host/…).
   return repository
     ? { repository, why: '' }

@@ -8,8 +8,8 @@ export const terminal: CiKind = {
   name: 'a terminal',
   detect: () => true,
   files: {},
-  build(_env, cwd): Ci {
-    const origin = originRepository(cwd);
+  async build(_env, cwd): Promise<Ci> {
+    const origin = await originRepository(cwd);
     return {
       context: {
         workspace: cwd,

@@ -14,7 +14,7 @@ export const gitLab: CiKind = {
   name: 'GitLab CI',
   detect: (env) => env.GITLAB_CI === 'true',
   files: { dotenv: DOTENV_FILE, summary: SUMMARY_FILE },
-  build(env, cwd, transport): Ci {
+  async build(env, cwd, transport): Promise<Ci> {
     const { host, gitlab } = readGitLabContext(env, cwd);
     const token = env.GITLAB_TOKEN?.trim() || undefined;
     return {

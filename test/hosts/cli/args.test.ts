@@ -138,6 +138,7 @@ describe('--json', () => {
       ['revision-created', 'boolean'],
       ['duration', 'number'],
       ['verified', 'boolean'],
+      ['changes', 'object'],
       ['results', 'object'],
     ]);
   });
