@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/', 'build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

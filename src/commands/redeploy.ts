@@ -54,6 +54,7 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
         client,
         describeTarget(settings.target),
         'redeploy needs an existing deployment',
+        ctx.words,
       ),
     );
   report.deployment = target;

@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Transport } from '../service/transport.ts';
+import type { Words } from '../core/words.ts';
 import { DeployError } from '../core/errors.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
@@ -34,6 +35,8 @@ export interface FollowContext {
   transport: Transport;
   /** Data a message quotes (a value in the advice): redacted before it is cut. */
   excerpt: Excerpt;
+  /** How the host names the inputs, for advice. */
+  words: Words;
 }
 
 /** What a command asks of its revision beyond DEPLOYED and serving (promote: its commit); undefined when it is so. */

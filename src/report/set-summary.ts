@@ -11,6 +11,7 @@ import {
   renderSummary,
   runLink,
   type SummaryContext,
+  timelineChart,
 } from './summary.ts';
 
 /** The job summary of a list: its table, then each deployment's summary that fits in `room`. */
@@ -20,8 +21,11 @@ export function renderSetSummary(
   headlines: Headlines = {},
   room = Infinity,
 ): string {
-  return sections(overview(report, headlines), report, room, (item, i) =>
-    renderSummary(item.report, itemContext(context, item, i), headlines),
+  return sections(
+    [...overview(report, headlines), ...timelineChart(report)],
+    report,
+    room,
+    (item, i) => renderSummary(item.report, itemContext(context, item, i), headlines, false),
   ).join('\n');
 }
 

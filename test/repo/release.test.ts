@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import * as prettier from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseChangelog } from '../../scripts/changelog.ts';
+import { versionedFiles, versionsIn } from '../../scripts/versions.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const script = join(root, 'scripts/release.ts');
@@ -208,7 +209,10 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
       ['ok', 'CHANGELOG.md has notes for 1.4.3'],
       ['ok', 'npm test'],
       ['ok', 'dist/ equals a fresh build, dist/licenses.txt included'],
-      ['would', 'npm version 1.4.3 --no-git-tag-version  (package.json, package-lock.json)'],
+      [
+        'would',
+        'npm version 1.4.3 --no-git-tag-version  (package.json, package-lock.json, the docs)',
+      ],
       ['would', 'npm run bundle  (dist/ with the new version)'],
       [
         'would',
@@ -216,7 +220,7 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
       ],
       [
         'would',
-        'git commit -m "Release v1.4.3" -- package.json package-lock.json CHANGELOG.md dist',
+        'git commit -m "Release v1.4.3" -- package.json package-lock.json CHANGELOG.md dist README.md docs templates',
       ],
       ['would', 'git tag -a v1.4.3  (message: v1.4.3 and the CHANGELOG section)'],
       ['would', `git tag -f v1 v1.4.3^{}  (was ${before.head.slice(0, 7)})`],
@@ -237,12 +241,14 @@ describe.concurrent('npm run release on a clean main with a fresh dist/', SLOW, 
       'v1.4.3\n\n### Fixed\n\n- A fix users will see.',
     );
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('Release v1.4.3');
-    expect(git(dir, 'diff', '--name-only', 'HEAD~1').split('\n')).toEqual([
-      'CHANGELOG.md',
-      'dist/version',
-      'package-lock.json',
-      'package.json',
-    ]);
+    // The docs and the component that name a release name the new one (scripts/versions.ts).
+    const naming = versionedFiles(dir).filter((file) => versionsIn(read(dir, file)).length > 0);
+    expect(naming).toContain('templates/agent-deploy.yml');
+    expect(git(dir, 'diff', '--name-only', 'HEAD~1').split('\n')).toEqual(
+      ['CHANGELOG.md', 'dist/version', 'package-lock.json', 'package.json', ...naming].sort(),
+    );
+    for (const file of naming) expect(versionsIn(read(dir, file)), file).not.toContain('1.4.2');
+    expect(read(dir, 'templates/agent-deploy.yml')).toContain('agent-deploy-action@1.4.3 ');
     // The release commit's dist/ is the fresh build of the released version.
     expect(read(dir, 'dist/version')).toBe('1.4.3\n');
     execFileSync('npm', ['run', 'bundle'], { cwd: dir, env });

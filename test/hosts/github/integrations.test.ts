@@ -153,7 +153,7 @@ describe('environment: a GitHub Deployment', () => {
     // The deploy is over well within the 2 s; the GitHub Deployment's create is given all of them.
     expect(run.ms).toBe(2000);
     expect(warnings(run)).toEqual([
-      "Creating the GitHub Deployment in environment 'production' failed (no answer within 2 s); it needs `permissions: deployments: write`. The deploy is not affected.",
+      "Creating the GitHub Deployment in environment 'production' failed (no answer within 2 s); GitHub's API did not answer in time: check the runner's network and GITHUB_API_URL. The deploy is not affected.",
     ]);
     // Made once, never retried.
     expect(gh.requests).toHaveLength(1);
@@ -424,7 +424,11 @@ describe('the pieces, called directly', () => {
     };
     const c = { repo: { owner: 'o', repo: 'r' }, issueNumber: 3, name: 'n', body: 'hello' };
     // The machine's clock: these calls are not the world's, whose clock would not wait for them.
-    const limits = { time: systemClock, timeoutMs: 5000 };
+    const limits = {
+      time: systemClock,
+      timeoutMs: 5000,
+      unaffected: 'The deploy is not affected.',
+    };
 
     expect(await upsertComment(octokit, log, c, limits)).toBe('created');
     expect(await upsertComment(octokit, log, { ...c, body: 'again' }, limits)).toBe('updated');
