@@ -118,7 +118,7 @@ async function main(): Promise<void> {
           timeout: values.timeout,
           'poll-interval': values['poll-interval'],
         },
-        timeoutMs: timeoutMs + 60_000,
+        killAfterMs: timeoutMs + 60_000,
       });
       ended++;
       console.log(

@@ -72,7 +72,7 @@ export async function severalDeployments(sim: Simulator): Promise<Several> {
     Promise.all([
       runAction({
         inputs: inputs(sim, { deployments: list, 'max-parallel': String(parallel) }),
-        timeoutMs: 600_000,
+        killAfterMs: 600_000,
       }),
     ]);
   const rows = [
@@ -80,7 +80,7 @@ export async function severalDeployments(sim: Simulator): Promise<Several> {
     await measure(sim, 'one step, max-parallel 16', step(16)),
     await measure(sim, `${COUNT} processes at once`, () =>
       Promise.all(
-        names.map((name) => runAction({ inputs: inputs(sim, { name }), timeoutMs: 600_000 })),
+        names.map((name) => runAction({ inputs: inputs(sim, { name }), killAfterMs: 600_000 })),
       ),
     ),
   ];

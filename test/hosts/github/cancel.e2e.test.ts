@@ -98,6 +98,6 @@ describe('on SIGINT', () => {
     expect(run.errors[0]).toContain(
       `Revision ${run.outputs['revision-id']!} keeps going on the service`,
     );
-    // Ignored, the signal would leave the check going for its minute, past this test's limit.
+    // Ignored, the signal would leave the check going for its minute, and then fail it as a check, not a cancel.
   });
 });
