@@ -1,5 +1,6 @@
 import { globSync, readFileSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { HANG_GUARD_MS } from './test/helpers/hang-guard.ts';
 
 const TESTS = 'test/**/*.test.ts';
@@ -7,6 +8,19 @@ const TESTS = 'test/**/*.test.ts';
 // keep its real implementation. The rest share one per worker, so src/ and the helpers load once per worker, not
 // once per file (most of what an in-process file costs).
 const MOCKING = globSync(TESTS).filter((file) => readFileSync(file, 'utf8').includes('vi.mock('));
+
+/**
+ * The files through dist/ first: they mostly wait on their child processes, and started first their waits overlap
+ * the other files' work. Vitest orders files by their last run's time (node_modules/.vite); a fresh clone has none,
+ * and by size, its fallback, they would start last.
+ */
+class ChildProcessesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const e2e = (file: TestSpecification) => file.moduleId.endsWith('.e2e.test.ts');
+    return [...sorted.filter(e2e), ...sorted.filter((file) => !e2e(file))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -18,6 +32,7 @@ export default defineConfig({
     // The e2e files mostly wait (on child processes, timers, sockets), so more of them run at once than
     // there are cores; the longest (outages) then bounds the run instead of their sum.
     maxWorkers: 4,
+    sequence: { sequencer: ChildProcessesFirst },
     projects: [
       {
         extends: true,
