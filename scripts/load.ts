@@ -1,13 +1,17 @@
-// `npm run load`: many bundled actions at once against a rate-limited service, as a matrix of agents
-// deploying from one workflow would be. A measurement, not a test: it prints how the jobs ended, the
-// requests they made and the wall time against the ideal (total requests ÷ rate), and exits non-zero
-// when a job did not end `deployed`.
-//   npm run load -- [--jobs 40] [--rate 8] [--retry-after 1] [--timeout 5m] [--poll-interval 10s]
-// Jobs alternate: even ones update an existing deployment, odd ones create a new one.
+// `npm run load`: the bundled action against a rate-limited service, in two parts. A measurement, not a test.
+// - fleet: 20 deployments against 8 requests/s, as one step with `deployments` at max-parallel 4, 8 and 16 and as 20
+//   separate runs at once (bench/several.ts): the requests, the requests per deployment and the share answered 429.
+// - matrix: many processes at once, as a matrix of agents deploying from one workflow would be: how the jobs ended,
+//   the requests they made and the wall time against the ideal (total requests ÷ rate).
+// It exits non-zero when a job did not end `deployed`.
+//   npm run load -- [fleet | matrix] [--jobs 40] [--rate 8] [--retry-after 1] [--timeout 5m] [--poll-interval 10s]
+// The flags are the matrix's. Its jobs alternate: even ones update an existing deployment, odd ones create a new one.
 // AGENT_DEPLOY_DIST points at another build.
 import { parseArgs } from 'node:util';
 import { DIST, runAction, type ActionRun } from '../test/helpers/action.ts';
 import { Simulator, type TimelineStep } from '../test/simulator/server.ts';
+import { severalDeployments, severalTable } from './bench/several.ts';
+import { table } from './bench/table.ts';
 
 const API_KEY = 'load-api-key';
 const INTEGRATION = '11111111-1111-4111-8111-111111111111';
@@ -38,7 +42,8 @@ function positive(flag: string, text: string, integer: boolean): number {
   return n;
 }
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     jobs: { type: 'string', default: '40' },
     rate: { type: 'string', default: '8' },
@@ -48,6 +53,10 @@ const { values } = parseArgs({
   },
   strict: true,
 });
+const PARTS = ['fleet', 'matrix'];
+if (positionals.length > 1 || positionals.some((p) => !PARTS.includes(p)))
+  fail(`${positionals.join(' ')}: use npm run load [-- fleet | matrix] [flags]`);
+const only = positionals[0];
 const jobs = positive('jobs', values.jobs, true);
 const rate = positive('rate', values.rate, false);
 const retryAfter = Number(values['retry-after']);
@@ -84,17 +93,26 @@ function countBy<T>(items: T[], key: (x: T) => string | number): Map<string | nu
   return m;
 }
 
-async function main(): Promise<void> {
-  const sim = await Simulator.start({
-    apiKey: API_KEY,
-    rateLimit: { perSecond: rate, retryAfterSeconds: retryAfter },
-  });
+/** 20 deployments in one step and as 20 runs: the rows of bench/several.ts. */
+async function fleet(sim: Simulator): Promise<void> {
+  console.log(`Fleet: 20 deployments of ${DIST} against the simulator limited to 8 requests/s`);
+  console.log(
+    '  one step with deployments at max-parallel 4, 8 and 16, then 20 separate runs at once; 429 with Retry-After: 1 beyond the limit',
+  );
+  const several = await severalDeployments(sim);
+  console.log(`\n${table(severalTable(several))}\n`);
+}
+
+/** `jobs` processes at once; false when one did not deploy. */
+async function matrix(sim: Simulator): Promise<boolean> {
+  sim.reset();
+  sim.rateLimit = { perSecond: rate, retryAfterSeconds: retryAfter };
   sim.defaultTimeline = TIMELINE;
   sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
   for (let i = 0; i < jobs; i += 2) sim.addDeployment({ name: nameOf(i) });
 
   const creates = Math.floor(jobs / 2);
-  console.log(`Load: ${jobs} processes of ${DIST} at once`);
+  console.log(`Matrix: ${jobs} processes of ${DIST} at once`);
   console.log(
     `  ${jobs - creates} update an existing deployment, ${creates} create one; timeout ${values.timeout}, poll-interval ${values['poll-interval']}`,
   );
@@ -128,7 +146,6 @@ async function main(): Promise<void> {
     }),
   );
   const wallMs = Date.now() - started;
-  await sim.close();
 
   const total = sim.requests.length;
   const limited = sim.answered.get(429) ?? 0;
@@ -166,7 +183,17 @@ async function main(): Promise<void> {
   console.log('\nFigures');
   for (const [label, value] of figures) console.log(`  ${`${label}:`.padEnd(25)} ${value}`);
   console.log(`\n${jobs - failed.length} of ${jobs} deployed.`);
-  process.exitCode = failed.length === 0 ? 0 : 1;
+  return failed.length === 0;
+}
+
+async function main(): Promise<void> {
+  const sim = await Simulator.start({ apiKey: API_KEY });
+  try {
+    if (only !== 'matrix') await fleet(sim);
+    if (only !== 'fleet') process.exitCode = (await matrix(sim)) ? 0 : 1;
+  } finally {
+    await sim.close();
+  }
 }
 
 await main();

@@ -8,7 +8,7 @@ import {
   type SetSettings,
   type Settings,
 } from './commands/index.ts';
-import type { Host, Integration } from './core/host.ts';
+import type { Git, Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
 import { afterCancel, failureLine } from './core/outcome.ts';
@@ -17,7 +17,7 @@ import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
 import { watchDeploymentStatus } from './deploy/diagnose.ts';
 import { describeTarget } from './deploy/lookup.ts';
 import type { DeploymentRef } from './inputs/index.ts';
-import { outputsOf, resultsOf } from './report/outputs.ts';
+import { changesOf, outputsOf, resultsOf } from './report/outputs.ts';
 import { renderSetComment, renderSetSummary } from './report/set-summary.ts';
 import {
   type Headlines,
@@ -45,6 +45,8 @@ interface RunDeps {
   transport: Transport;
   /** Aborts when the job is cancelled; its reason says how ("SIGINT"). */
   signal: AbortSignal;
+  /** The checkout, for the plan's paths. */
+  git: Git;
 }
 
 export async function runAction(deps: RunDeps): Promise<RunReport> {
@@ -80,7 +82,7 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
 
 /** The command (or, with deployments, each item's), with the job's cancellation wired in. Fills `report`. */
 async function execute(
-  { host, clock: time, transport, signal }: RunDeps,
+  { host, clock: time, transport, signal, git }: RunDeps,
   command: Command<Settings>,
   settings: Settings,
   set: SetSettings | undefined,
@@ -145,8 +147,9 @@ async function execute(
   };
   const { excerpt } = log;
   try {
-    if (set) await runSet({ client, report, log, transport, excerpt, integrations }, set, runOne);
-    else await runOne({ client, report, log, transport, excerpt }, settings);
+    if (set)
+      await runSet({ client, report, log, transport, excerpt, git, integrations }, set, runOne);
+    else await runOne({ client, report, log, transport, excerpt, git }, settings);
   } catch (error) {
     recordFailure(report, error, log);
   } finally {
@@ -159,7 +162,8 @@ async function execute(
 function recordFailure(report: RunReport, error: unknown, log: Logger): void {
   report.ok = false;
   report.result ??= 'failed';
-  const phase = report.phase ?? (error instanceof InputError ? 'inputs' : 'start');
+  // An input error is the inputs' wherever it is found (verify-url once the deployment is read): nothing was written.
+  const phase = error instanceof InputError ? 'inputs' : (report.phase ?? 'start');
   if (report.cancelled) {
     report.failure = { phase, message: 'The job was cancelled.' };
     return;
@@ -224,6 +228,8 @@ async function publish(
     host.setOutput(name, sinks.output(value));
   const results = resultsOf(report);
   if (results) host.setOutput('results', sinks.json(results));
+  const changes = changesOf(report);
+  if (changes) host.setOutput('changes', sinks.json(changes));
   // Normalised and redacted before rendering: Markdown escaping would hide a secret from a redaction of the result.
   const clean = (text: string) => sinks.clean(text);
   let shown: { report: RunReport; context: SummaryContext } | undefined;

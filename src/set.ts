@@ -4,7 +4,7 @@
 // of each retrying on its own. fail-fast starts no more items once one has failed; a cancel stops them all, and each
 // item's report says where it stood.
 import type { CommandContext, SetSettings, Settings } from './commands/index.ts';
-import type { Integration, ItemRun } from './core/host.ts';
+import type { Git, Integration, ItemRun } from './core/host.ts';
 import type { Logger } from './core/logger.ts';
 import type { Excerpt } from './core/sinks.ts';
 import { notStarted, setVerdict } from './core/outcome.ts';
@@ -27,6 +27,7 @@ interface SetContext {
   transport: Transport;
   /** Data a message quotes: an item's, and each item's message in the list's failure. */
   excerpt: Excerpt;
+  git: Git;
   integrations: Integration[];
 }
 
@@ -76,7 +77,14 @@ export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne):
     else signal.addEventListener('abort', onCancel, { once: true });
     try {
       await runOne(
-        { client: itemClient, report: item.report, log: own, transport: ctx.transport, excerpt },
+        {
+          client: itemClient,
+          report: item.report,
+          log: own,
+          transport: ctx.transport,
+          excerpt,
+          git: ctx.git,
+        },
         settings,
       );
     } finally {

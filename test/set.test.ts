@@ -357,7 +357,8 @@ describe('a list with the other commands', () => {
     const { sim } = world;
     sim.addDeployment({ name: 'agent-a' });
     const b = sim.addDeployment({ name: 'agent-b' });
-    sim.addRevision(b.id, BUILD_FAILED);
+    // Queued for a second: the run's six reads take a moment, paced from the first.
+    sim.addRevision(b.id, [{ status: 'QUEUED', ms: 1000 }, ...BUILD_FAILED.slice(1)]);
 
     const run = await runInProcess(world, {
       inputs: baseInputs(sim, { command: 'status', deployments: '[agent-a, agent-b]' }),

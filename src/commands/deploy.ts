@@ -1,12 +1,12 @@
 import { type Expectation, follow } from '../deploy/follow.ts';
-import { findByName, findTarget } from '../deploy/lookup.ts';
+import { findByName, findListed, findTarget, LISTING_LAG_MS } from '../deploy/lookup.ts';
+import { activeRevision, planAgainstLive, skipUnchanged } from '../deploy/live.ts';
 import { findNearNames, nearNameMessage, partialCheck } from '../deploy/near-names.ts';
 import { success } from '../core/outcome.ts';
-import { planOf } from '../deploy/plan.ts';
 import { conclude } from '../core/report.ts';
-import { changedFields, createBody, patchBody } from '../deploy/request.ts';
+import { changedFields, createBody, patchBody, planOf } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
-import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
+import { checkVerifiable, checkVerifiableCreated, verifyCheck } from '../deploy/verify.ts';
 import {
   carries,
   describeValues,
@@ -19,8 +19,8 @@ import { type DeploySettings, deploySettings } from '../inputs/index.ts';
 import { createDeployment, patchDeployment } from '../service/calls.ts';
 import { HttpError } from '../service/errors.ts';
 import { CancelledError } from '../shared/time.ts';
-import { DeployError } from '../core/errors.ts';
-import { comeBackLater, outcomeUnknown } from '../service/retry.ts';
+import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
+import { outcomeUnknown } from '../service/retry.ts';
 import type { CreateDeploymentBody, Deployment, Listener } from '../service/schemas.ts';
 import { seconds } from '../shared/time.ts';
 import { sameRepoUrl } from '../shared/url.ts';
@@ -98,7 +98,9 @@ async function create(
     ? await resolveRepository(client, settings, name)
     : undefined;
   const body = createBody(name, settings, repo, listener);
-  const verify = checkVerifiable(settings, settings.customUrl);
+  const verify = checkVerifiableCreated(settings, name);
+  if (settings.dryRun || settings.skipUnchanged)
+    await planAgainstLive(ctx, settings, body, undefined, undefined);
   if (settings.dryRun) {
     report.plan = { ...planOf('create', createDeployment(body)), verify };
     conclude(report, success('planned'));
@@ -107,12 +109,15 @@ async function create(
   report.phase = 'create';
   log.info(`No deployment is named '${name}': creating it (${settings.source}).`);
   const { deployment, ours } = await createOnce(ctx, body);
-  if (!ours) return deployment;
+  if (ours !== true) {
+    if (ours === undefined) report.created = undefined;
+    return deployment;
+  }
   report.created = true;
   report.revisionCreated = deployment.latest_revision_id !== null;
   await follow(ctx, settings, deployment, {
     revisionId: deployment.latest_revision_id ?? undefined,
-    check: verifyCheck(settings, verify),
+    check: verifyCheck(settings, checkVerifiableCreated(settings, name, deployment)),
     expect,
   });
 }
@@ -134,7 +139,13 @@ async function update(
   const body = patchBody(settings, existing, listener);
   const call = patchDeployment(existing.id, body);
   // Read before the write: what the service answers after it never chooses where the check goes.
-  const verify = checkVerifiable(settings, settings.customUrl ?? existing.source_config.custom_url);
+  const verify = checkVerifiable(settings, existing);
+  if (settings.dryRun || settings.skipUnchanged) {
+    report.phase = 'plan';
+    const active = await activeRevision(ctx.client, existing);
+    const changes = await planAgainstLive(ctx, settings, body, existing, active);
+    if (!settings.dryRun && skipUnchanged(ctx, existing, active, changes)) return;
+  }
   if (settings.dryRun) {
     report.plan = { ...planOf('update', call), verify };
     return conclude(report, success('planned'));
@@ -174,69 +185,102 @@ async function update(
 /**
  * The create, sent once. After a failure that may have taken effect (no answer, a reset, a 5xx, a 429, a 409) the
  * name is looked up before anything else, and a deployment found is used: this run's when it carries the values
- * the create sent (or another change's, updated then). Found nowhere, the create goes again only after an explicit
- * come-back-later (429, 503 with Retry-After); otherwise the run ends: a create is never sent again on a guess.
+ * the create sent (or another change's, updated then). Found nowhere, the create goes again only after a 429 (the
+ * service did not process it); after anything else the lookup repeats for a while, as a listing may lag behind a
+ * create, and the run then ends saying the deployment may have been created: a create is never sent again on a guess.
  */
-async function createOnce(
-  ctx: CommandContext,
-  body: CreateDeploymentBody,
-): Promise<{ deployment: Deployment; ours: boolean }> {
+async function createOnce(ctx: CommandContext, body: CreateDeploymentBody): Promise<Created> {
   const pending = {
     request: 'POST /v2/deployments',
     check: `the deployments named '${body.name}'`,
   };
-  return whilePending(ctx, pending, () => createUntilKnown(ctx, body));
+  try {
+    return await whilePending(ctx, pending, () => createUntilKnown(ctx, body));
+  } catch (error) {
+    // A create that may have been applied (a cancel while it was unanswered keeps it pending): `created` is not known.
+    if (error instanceof PossiblyAppliedError || ctx.report.pendingWrite)
+      ctx.report.created = undefined;
+    throw error;
+  }
+}
+
+/** The deployment a create left, and whether it is this run's: undefined when that cannot be told. */
+interface Created {
+  deployment: Deployment;
+  ours: boolean | undefined;
 }
 
 async function createUntilKnown(
   { client, report, log }: CommandContext,
   body: CreateDeploymentBody,
-): Promise<{ deployment: Deployment; ours: boolean }> {
+): Promise<Created> {
   const { name } = body;
-  const pending = report.pendingWrite;
+  const { request, check } = report.pendingWrite!;
   for (let sends = 1; ; sends++) {
     if (sends > 1) {
       if (client.clock.signal.aborted) throw new CancelledError();
-      report.pendingWrite = pending;
+      report.pendingWrite = { request, check };
     }
     try {
       return { deployment: await client.send(createDeployment(body)), ours: true };
     } catch (error) {
       const taken = error instanceof HttpError && error.status === 409;
       if (!taken && !outcomeUnknown(error)) throw error;
+      // Only a 429 says the create was not processed. A 409 to this run's first create is another change's name; one
+      // after an earlier send of this run's may answer that send.
+      const refused = error instanceof HttpError && error.status === 429;
+      const othersName = taken && sends === 1;
       log.warning(
-        taken
+        othersName
           ? `Create answered 409: a deployment named '${name}' exists now; looking it up.`
-          : `${error.message} The create may have taken effect: looking '${name}' up again before anything else.`,
+          : taken
+            ? `Create answered 409 after an earlier send of this run's: the deployment of that name may be this run's own; looking it up.`
+            : refused
+              ? `${error.message} Looking '${name}' up before sending it again.`
+              : `${error.message} The create may have taken effect: looking '${name}' up again before anything else.`,
       );
-      const found = await readAfterWrite(
+      const missed = () =>
+        log.info(
+          `No deployment named '${name}' is listed yet: a listing may lag behind a create, so it is looked up again at least every 5 s for up to ${seconds(LISTING_LAG_MS)}.`,
+        );
+      const { deployment: found, lookups } = await readAfterWrite(
         client,
         error as Error,
-        `the deployments named '${name}'`,
-        (reader) => findByName(reader, name),
+        check,
+        async (reader) =>
+          refused
+            ? { deployment: await findByName(reader, name), lookups: 1 }
+            : findListed(reader, name, missed),
+        refused ? 0 : LISTING_LAG_MS,
       );
       if (found) {
-        // A 409 to the first send is the service saying another change holds the name; after an earlier send
-        // whose outcome was unknown, or any other failure, the deployment may be this run's: its values tell.
-        const ours = (!taken || sends > 1) && madeFrom(found, body);
+        // After any failure but a 409 to the first send the deployment may be this run's: its values tell. Other
+        // values after an answer that may mean it was applied (not a 429) may be another change's since: not known.
+        const same = !othersName && madeFrom(found, body);
+        const ours = same ? true : othersName || refused ? false : undefined;
+        const theirs = `${describeValues(valuesOf(found.source_revision_config), client.excerpt)}; this run sent ${describeValues(body.source_revision_config, client.excerpt)}`;
         log.info(
           ours
             ? `Deployment '${name}' (${found.id}) exists now with the values this run sent: it is taken as this run's create.`
-            : `Deployment '${name}' (${found.id}) exists now, made by another change (${describeValues(valuesOf(found.source_revision_config), client.excerpt)}; this run sent ${describeValues(body.source_revision_config, client.excerpt)}): updating it as found.`,
+            : ours === false
+              ? `Deployment '${name}' (${found.id}) exists now, made by another change (${theirs}): updating it as found.`
+              : `Deployment '${name}' (${found.id}) exists now with other values (${theirs}): this run's create changed since by another change, or another change's; updating it as found (whether this run created it is not known).`,
         );
         return { deployment: found, ours };
       }
-      if (taken)
+      const looked = `${lookups} ${lookups === 1 ? 'lookup' : 'lookups'}`;
+      if (othersName)
         throw new DeployError(
-          `Creating '${name}' answered 409 (name taken) but no deployment of that name is visible to this key and tenant; check tenant-id.`,
+          `Creating '${name}' answered 409 (name taken) but no deployment of that name is visible to this key and tenant after ${looked} over ${seconds(LISTING_LAG_MS)}; check tenant-id.`,
+        );
+      if (!refused)
+        throw new PossiblyAppliedError(
+          `${error.message} The create may have been applied: no deployment named '${name}' is listed after ${looked} over ${seconds(LISTING_LAG_MS)}, and a create is never sent again on a guess. Check the deployments named '${name}' on the service before running the job again: if this create took effect, the next run's lookup finds it.`,
         );
       report.pendingWrite = undefined;
-      const delay =
-        error instanceof HttpError && comeBackLater(error)
-          ? client.resendDelay(error, sends)
-          : undefined;
+      const delay = client.resendDelay(request, error, sends);
       if (delay === undefined) {
-        error.message += ` The lookup does not show '${name}' (yet), and a create is never sent again on a guess: run the job again, and its lookup finds the deployment if this create took effect.`;
+        error.message += ` The lookup does not show '${name}': the service did not take the create, and it was not sent again in time.`;
         throw error;
       }
       log.info(

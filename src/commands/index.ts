@@ -1,20 +1,24 @@
 // The commands of the action. A command is one file (its settings, its run, whether it writes, its headlines) and
 // one entry below.
 import { InputError } from '../core/errors.ts';
-import type { HostContext } from '../core/host.ts';
+import type { Git, HostContext } from '../core/host.ts';
 import type { Result } from '../core/report.ts';
 import type { FollowContext } from '../deploy/follow.ts';
 import { itemInputs, ofItem } from '../inputs/deployments.ts';
 import { type DeploymentRef, type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
 import { deploy } from './deploy.ts';
+import { drift } from './drift.ts';
 import { previewClose } from './preview-close.ts';
 import { promote } from './promote.ts';
 import { redeploy } from './redeploy.ts';
 import { status } from './status.ts';
 import { tokenMetadata } from './token-metadata.ts';
 
-/** What every command gets: the service, the run's report, a logger and the transport (for verify-url). */
-export type CommandContext = FollowContext;
+/**
+ * What every command gets: the service, the run's report, a logger, the transport (for verify-url) and the checkout's
+ * git (for the plan's paths).
+ */
+export type CommandContext = FollowContext & { git: Git };
 
 export interface Command<S> {
   /** Its settings from the validated inputs; throws InputError for one it needs and is missing. */
@@ -32,6 +36,7 @@ export const COMMANDS = {
   redeploy,
   promote,
   status,
+  drift,
   'preview-close': previewClose,
   'token-metadata': tokenMetadata,
 };

@@ -1,6 +1,5 @@
-import { otherCommit } from '../core/outcome.ts';
+import { notAsPromoted } from '../core/outcome.ts';
 import type { Promotion } from '../core/report.ts';
-import type { Expectation } from '../deploy/follow.ts';
 import { findByName, findTarget } from '../deploy/lookup.ts';
 import { checkDeploy, type DeploySettings, type Inputs, targetRef } from '../inputs/index.ts';
 import { InputError } from '../core/errors.ts';
@@ -16,10 +15,14 @@ interface PromoteSettings extends Omit<DeploySettings, 'command'> {
   command: 'promote';
   /** The source deployment: a name, or a uuid. */
   from: string;
+  /** The source's revision to promote (the one evaluated); its active one when undefined. */
+  fromRevisionId?: string;
 }
 
 /** A commit sha in full (SHA-1 or SHA-256): what repo_ref gets, so the build cannot take another commit. */
 const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+/** An image pinned by its digest: the one reference a registry cannot point at another image later. */
+const DIGEST = /@sha256:[0-9a-f]{64}$/;
 
 /** The inputs promote takes from the source revision instead, so they cannot be given. */
 const FROM_SOURCE = {
@@ -31,8 +34,9 @@ const FROM_SOURCE = {
 };
 
 /**
- * Ships exactly what was tested: the source deployment's active, DEPLOYED revision (its commit, or its image) to the
- * target, found or created as deploy does, then followed as deploy does; a codehost build must be of that commit.
+ * Ships exactly what was tested: the source deployment's active DEPLOYED revision, or the one from-revision-id
+ * names (its commit, or its image), to the target, found or created as deploy does, then followed as deploy does;
+ * the target's revision must carry that commit, or that image.
  */
 export const promote: Command<PromoteSettings> = {
   settings: (inputs: Inputs) => {
@@ -54,6 +58,7 @@ export const promote: Command<PromoteSettings> = {
       command: 'promote',
       target: targetRef(inputs),
       from: inputs.from,
+      fromRevisionId: inputs.fromRevisionId,
     };
   },
   run: promoteRun,
@@ -66,9 +71,16 @@ async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promi
   report.phase = 'lookup';
   const source = await findSource(client, settings.from);
   const kind = kindOf(source.source, `'${source.name}', the deployment in from,`);
-  const revision = await activeRevision(client, source);
+  const revision = settings.fromRevisionId
+    ? await chosenRevision(client, source, settings.fromRevisionId)
+    : await activeRevision(client, source);
   const promotion = promoted(source, revision, kind);
   report.promotion = promotion;
+  if (promotion.image && !DIGEST.test(promotion.image)) {
+    const warning = `Image ${promotion.image} of revision ${revision.id} of '${source.name}' has no digest (@sha256:…): its tag can point at another image between the evaluation and this promotion. Deploy '${source.name}' by digest (image-uri: name@sha256:…, e.g. with docker/build-push-action's digest output) and promote that revision.`;
+    log.warning(warning);
+    report.notes.push(warning);
+  }
 
   const existing = await findTarget(client, settings.target);
   if (existing?.id === source.id)
@@ -105,9 +117,8 @@ async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promi
       : {}),
   };
   checkDeploy(deploy);
-  const expect = promotion.commit ? sameCommit(promotion.commit, promotion) : undefined;
   try {
-    await deployTo(ctx, deploy, existing, expect);
+    await deployTo(ctx, deploy, existing, (built) => notAsPromoted(built, promotion));
   } catch (error) {
     if (promotion.commit && refusedWrite(error, report.phase))
       error.message += ` Promote sent repo_ref '${promotion.commit}', the commit of revision ${revision.id} of '${source.name}': a service that takes only branch or tag names as repo_ref refuses a commit sha. Tag that commit and deploy the tag (command: deploy, repo-ref: <tag>) instead.`;
@@ -162,6 +173,26 @@ async function activeRevision(client: ServiceClient, source: Deployment): Promis
   return revision;
 }
 
+/**
+ * from-revision-id: that revision of the source, read with endpoint 8 on the source (a 404: it is not the source's),
+ * which must have gone live; whether it is still the active one does not matter.
+ */
+async function chosenRevision(
+  client: ServiceClient,
+  source: Deployment,
+  id: string,
+): Promise<Revision> {
+  const revision = await client.send({
+    ...getRevision(source.id, id),
+    notFound: `Check from and from-revision-id: ${id} is not a revision of deployment '${source.name}' (${source.id}), the deployment from names; set from to the deployment whose step gave that revision-id. Nothing was written.`,
+  });
+  if (revision.status !== 'DEPLOYED')
+    throw new DeployError(
+      `Revision ${id} of '${source.name}' (from-revision-id) is ${revision.status}, not DEPLOYED: only a revision that went live, and so could be evaluated, is promoted. Wait until it is DEPLOYED, or give the revision your evaluation ran against. Nothing was written.`,
+    );
+  return revision;
+}
+
 /** What is promoted: the revision's commit (codehost) or its image (docker), each required. */
 function promoted(source: Deployment, revision: Revision, kind: Kind): Promotion {
   const config = revision.source_revision_config;
@@ -183,14 +214,4 @@ function promoted(source: Deployment, revision: Revision, kind: Kind): Promotion
       `Revision ${revision.id} of '${source.name}' has repo_commit_sha '${commit}', which is not a full commit sha (40 or 64 hex digits): sent as repo_ref, it might build another commit. Nothing was written.`,
     );
   return { ...base, commit };
-}
-
-/** The target's revision must be built from the promoted commit. */
-function sameCommit(commit: string, promotion: Promotion): Expectation {
-  return (revision) => {
-    const built = revision.source_revision_config.repo_commit_sha;
-    return built?.toLowerCase() === commit.toLowerCase()
-      ? undefined
-      : otherCommit(built, { ...promotion, commit });
-  };
 }

@@ -1,7 +1,7 @@
 import { follow } from '../deploy/follow.ts';
 import { describeTarget, findTarget } from '../deploy/lookup.ts';
 import { notFound } from '../deploy/near-names.ts';
-import { planOf } from '../deploy/plan.ts';
+import { planOf } from '../deploy/request.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
 import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
@@ -58,7 +58,7 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
     );
   report.deployment = target;
   report.previousRevisionId = target.active_revision_id ?? undefined;
-  const verify = checkVerifiable(settings, target.source_config.custom_url);
+  const verify = checkVerifiable(settings, target);
   const call = redeployRevision(target.id, settings.revisionId);
   if (settings.dryRun) {
     report.plan = { ...planOf('redeploy', call), verify };

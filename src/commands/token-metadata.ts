@@ -1,4 +1,4 @@
-import { planOf } from '../deploy/plan.ts';
+import { planOf } from '../deploy/request.ts';
 import { conclude } from '../core/report.ts';
 import { success } from '../core/outcome.ts';
 import { type CommonSettings, type Inputs } from '../inputs/index.ts';
@@ -7,7 +7,8 @@ import type { TokenMetadataBody } from '../service/schemas.ts';
 import { updateTokenMetadata } from '../service/calls.ts';
 import { whilePending } from '../deploy/write.ts';
 import { HttpError } from '../service/errors.ts';
-import { DeployError } from '../core/errors.ts';
+import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
+import { outcomeUnknown } from '../service/retry.ts';
 import type { Command, CommandContext } from './index.ts';
 
 interface TokenMetadataSettings extends CommonSettings {
@@ -53,16 +54,22 @@ async function tokenMetadataRun(
   }
   report.phase = 'token-metadata';
   const pending = { request: `${call.method} ${call.path}`, check: `token ${settings.tokenId}` };
-  const token = await whilePending(ctx, pending, () => client.send(call)).catch(
-    (error: unknown) => {
+  const token = await whilePending(ctx, pending, () =>
+    client.send(call).catch((error: unknown) => {
       // The generic 403 hint is about the key and tenant; here the usual cause is ownership.
       if (error instanceof HttpError && error.status === 403) {
         throw new DeployError(
           `${error.message} Only the owner of token ${settings.tokenId} may change its metadata: use an api-key of the token's owner.`,
         );
       }
+      // A lost answer (a 429 was not processed): nothing reads a token back, so it is never sent again on a guess.
+      if (outcomeUnknown(error) && !(error instanceof HttpError && error.status === 429)) {
+        throw new PossiblyAppliedError(
+          `${error.message} The update may have been applied all the same, and a token update is never sent again on a guess: check token ${settings.tokenId}'s metadata on the service before running the job again.`,
+        );
+      }
       throw error;
-    },
+    }),
   );
   const changes = Object.entries(settings.metadata).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
   log.info(`Token ${token.id} updated: ${changes.join(', ')}`);

@@ -17,3 +17,11 @@ export class InputError extends DeployError {
     this.problem = problem;
   }
 }
+
+/**
+ * A write whose outcome the run could not learn (its answer was lost and no read tells): it may have been applied.
+ * The run then reports revision-created as not known.
+ */
+export class PossiblyAppliedError extends DeployError {
+  override name = 'PossiblyAppliedError';
+}

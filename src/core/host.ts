@@ -11,6 +11,11 @@ export interface HostContext {
   repository?: { owner: string; name: string };
   /** The ref deployed by default: the pushed branch, the change's head branch, or a tag in full (refs/tags/…). */
   ref?: string;
+  /**
+   * The commit `ref` is at for this run (GITHUB_SHA, a pull request's head commit, CI_COMMIT_SHA): the one a deploy of
+   * `ref` builds, which the plan compares with the live revision's. Unset where `ref` is.
+   */
+  commit?: string;
   /** The event that started the run, as the CI names it ("push", "pull_request"). */
   event?: string;
   /** The pull (or merge) request the run is about, on such events. */
@@ -24,6 +29,21 @@ export interface HostContext {
   workspace: string;
   /** A link to this CI run, for the comment. */
   runUrl?: string;
+}
+
+/** The repository checked out for the run, read through the `git` on the host's PATH (the plan's `paths`). */
+export interface Git {
+  /**
+   * The files, as paths from the repository's root, that differ between commits `from` and `to` of the checkout
+   * holding `dir`; or, when git cannot tell (no checkout, a commit its history lacks), why and what to do, in a
+   * sentence.
+   */
+  changedFiles(
+    dir: string,
+    from: string,
+    to: string,
+    signal: AbortSignal,
+  ): Promise<{ files: string[] } | { problem: string }>;
 }
 
 /** A pull or merge request, as far as the CI tells. Its head's names are its author's: data, never trusted. */

@@ -3,6 +3,7 @@ import type {
   Comparison,
   ItemReport,
   PendingWrite,
+  Promotion,
   Result,
   RevisionValues,
   Rollback,
@@ -10,6 +11,7 @@ import type {
   Verdict,
 } from './report.ts';
 import type { WaitOutcome } from '../deploy/wait.ts';
+import type { Revision } from '../service/schemas.ts';
 import type { Excerpt } from './sinks.ts';
 
 export function success(result: Verdict['result']): Verdict {
@@ -21,7 +23,7 @@ export function settle(
   outcome: Exclude<WaitOutcome, 'cancelled'>,
   revisionId: string,
   status: string,
-  options: { allowSkipped: boolean; limit: string; setup: Setup },
+  options: { allowSkipped: boolean; limit: string; setup: Setup; cutShort?: string },
 ): Verdict {
   switch (outcome) {
     case 'deployed':
@@ -45,7 +47,9 @@ export function settle(
     case 'timed-out':
       return failed(
         'timed-out',
-        `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
+        options.cutShort
+          ? `The wait for revision ${revisionId}${status === 'unknown' ? '' : ` (still ${status})`} stopped: ${options.cutShort}`
+          : `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
         { phase: 'wait', next: stillGoing(status, options.setup) },
       );
   }
@@ -97,19 +101,36 @@ export interface Mismatch {
   where: { phase: string; next: string };
 }
 
-/** command promote: the target's new revision was built from `built`, not the commit promoted. */
-export function otherCommit(
-  built: string | null | undefined,
-  promoted: { commit: string; fromName: string; revisionId: string },
-): Mismatch {
-  const want = `commit ${promoted.commit} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+/**
+ * command promote: undefined when the target's new revision carries what was promoted (its build of the commit, or
+ * the image byte for byte), else why not, naming both.
+ */
+export function notAsPromoted(revision: Revision, promoted: Promotion): Mismatch | undefined {
+  const config = revision.source_revision_config;
+  if (promoted.commit) {
+    const built = config.repo_commit_sha;
+    if (built?.toLowerCase() === promoted.commit.toLowerCase()) return undefined;
+    const want = `commit ${promoted.commit} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+    return {
+      why: built
+        ? `was built from commit ${built}, not from ${want}`
+        : `is DEPLOYED, but the service gives no repo_commit_sha for it, so it cannot be shown to be ${want}`,
+      where: {
+        phase: 'build',
+        next: 'The service built another commit than the one sent as repo_ref: check that the target builds from the same repository as the source, and that the service takes a commit sha as repo_ref (see "Promote" in docs/decisions.md).',
+      },
+    };
+  }
+  const runs = config.image_uri;
+  if (runs === promoted.image) return undefined;
+  const want = `image ${promoted.image} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
   return {
-    why: built
-      ? `was built from commit ${built}, not from ${want}`
-      : `is DEPLOYED, but the service gives no repo_commit_sha for it, so it cannot be shown to be ${want}`,
+    why: runs
+      ? `has image ${runs}, not ${want}`
+      : `is DEPLOYED, but the service gives no image_uri for it, so it cannot be shown to be ${want}`,
     where: {
       phase: 'build',
-      next: 'The service built another commit than the one sent as repo_ref: check that the target builds from the same repository as the source, and that the service takes a commit sha as repo_ref (see "Promote" in docs/decisions.md).',
+      next: 'The service took another image than the one sent as image_uri: check what rewrites the image on the service (a registry mirror, a tag resolved again), and promote by digest (see "Promote" in docs/decisions.md).',
     },
   };
 }
@@ -394,10 +415,16 @@ const WORST_FIRST: readonly Result[] = [
   'deployed',
 ];
 
-/** The worst of a list's results; one outside the contract's order (a dry run's planned) ranks below deployed. */
+/** Results that rank as another does (command drift's). */
+const RANKS_AS: Partial<Record<Result, Result>> = { drifted: 'failed', 'in-sync': 'no-change' };
+
+/**
+ * The worst of a list's results, the first of equals in the list's order; one outside the contract's order (a dry
+ * run's planned) ranks below deployed.
+ */
 function worstResult(results: readonly Result[]): Result | undefined {
   const rank = (r: Result) => {
-    const i = WORST_FIRST.indexOf(r);
+    const i = WORST_FIRST.indexOf(RANKS_AS[r] ?? r);
     return i === -1 ? WORST_FIRST.length : i;
   };
   return results.reduce<Result | undefined>(

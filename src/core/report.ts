@@ -12,6 +12,8 @@ export type Result =
   | 'planned'
   | 'unhealthy'
   | 'closed'
+  | 'in-sync'
+  | 'drifted'
   | 'not-started';
 
 export interface TimelineEntry {
@@ -33,6 +35,39 @@ export interface Plan {
   /** verify-url as it would be checked, or why it cannot be resolved yet. */
   verify?: { url?: string; problem?: string };
 }
+
+/** One field a deploy would change: its value on the service and the one these inputs send (null: none). */
+export interface FieldChange {
+  live: unknown;
+  wanted: unknown;
+}
+
+/** The plan (deploy/plan.ts): what a deploy with these inputs would change on one deployment, against what is live. */
+export interface Changes {
+  /** Field → its live and wanted values: the deployment's entry in the `changes` output; empty when nothing changes. */
+  fields: Record<string, FieldChange>;
+  /** Why a field counts as changed beyond its two values (a commit that could not be compared, the files in paths). */
+  why: Record<string, string>;
+  /** Secrets given that the deployment holds too: the service never returns a value, so a new one cannot be seen. */
+  unverified: string[];
+  /** Why a commit that differs is no change (it touches no file in `paths`). */
+  commitNote?: string;
+}
+
+/** The plan as a run reports it: whose it is, and each change as the summary, the comment and the log show it. */
+export interface ChangesReport extends Changes {
+  /** The deployment's name: its key in the `changes` output. */
+  name: string;
+  rows: ChangeRow[];
+}
+
+/** A change as shown: each value's text (cut through the sinks), a word standing for a value not shown, or none. */
+export interface ChangeRow {
+  field: string;
+  live: Shown;
+  wanted: Shown;
+}
+export type Shown = { text: string } | { word: string } | null;
 
 /** command promote: the source deployment and the revision of it this run deploys to the target. */
 export interface Promotion {
@@ -80,8 +115,10 @@ export interface RunReport {
   result?: Result;
   ok: boolean;
   deployment?: Deployment;
-  created: boolean;
-  revisionCreated: boolean;
+  /** Undefined when not known: the run's create may have been applied, and no read told (created empty). */
+  created: boolean | undefined;
+  /** Undefined when not known: a write of the run may have been applied, and no read told (revision-created empty). */
+  revisionCreated: boolean | undefined;
   previousRevisionId?: string;
   revisionId?: string;
   revision?: Revision;
@@ -92,13 +129,15 @@ export interface RunReport {
   /** The phase that failed and what to look at next. */
   failure?: { phase: string; message: string; next?: string };
   plan?: Plan;
+  /** With dry-run, skip-unchanged and command drift: what a deploy would change (deploy/live.ts). */
+  changes?: ChangesReport;
   promotion?: Promotion;
   rollback?: Rollback;
   verification?: Verification;
   cancelled?: boolean;
   /** A write sent whose outcome this run does not know yet: what a cancel now leaves possibly applied. */
   pendingWrite?: PendingWrite;
-  /** What the run was doing last: lookup, resolve, create, update, redeploy, wait, rollback, report. */
+  /** What the run was doing last: lookup, resolve, plan, create, update, redeploy, wait, rollback, report. */
   phase?: string;
   /** How the run ended, in a sentence, where the result alone does not tell (a closed preview). */
   ending?: string;

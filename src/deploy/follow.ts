@@ -49,14 +49,21 @@ interface Followed {
   priorLatest?: string;
 }
 
+/** Where a check that had no URL to check failed, and what to do. */
+const NO_VERIFY_URL = {
+  phase: 'verify',
+  next: "The deployment exists now: add custom-url (the agent's address) to this step, and the next run sets it and checks verify-url there.",
+};
+
 /** The results after which the run says what changed since the deployment last worked. */
 const EXPLAINED = new Set(['failed', 'timed-out', 'unhealthy', 'rolled-back']);
 
 /**
  * Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. `check` is
- * verify-url as resolved before the write (verifyCheck): never re-resolved against the custom_url the service
- * answers after it. A revision that misses `expect` fails like one that ends unhealthy (and is rolled back so). A run
- * that ends failed, timed out or unhealthy then says what changed since it last worked.
+ * verify-url as resolved before the write, or for a deployment this run created, against the create's answer
+ * (verifyCheck): never re-resolved against a custom_url the service answers later. A revision that misses `expect`
+ * fails like one that ends unhealthy (and is rolled back so). A run that ends failed, timed out or unhealthy then
+ * says what changed since it last worked.
  */
 export async function follow(
   ctx: FollowContext,
@@ -107,7 +114,7 @@ async function followToEnd(
     {
       pollIntervalMs: settings.pollIntervalMs,
       triggeredAt: client.clock.time.now(),
-      fresh: report.revisionCreated,
+      fresh: report.revisionCreated === true,
       afterPoll: diagnostics.afterPoll,
     },
     log,
@@ -124,6 +131,7 @@ async function followToEnd(
       allowSkipped: settings.allowSkipped,
       limit: client.clock.limit,
       setup: setupOf(report, ctx.excerpt),
+      cutShort: watch.cutShort,
     });
     if (watch.outcome === 'failed' && settings.rollbackOnFailure)
       return rollbackAndConclude(
@@ -196,7 +204,23 @@ async function followToEnd(
     );
   }
 
-  if (check) {
+  if (check?.problem !== undefined) {
+    // A deployment this run created, whose custom_url (the create's answer) gives verify-url nothing to check.
+    report.phase = 'verify';
+    report.verification = {
+      url: settings.verify?.url ?? '',
+      ok: false,
+      attempts: 0,
+      lastAnswer: check.problem,
+    };
+    const why = `is DEPLOYED and was not checked: verify-url ${check.problem}`;
+    return liveButBroken(
+      why,
+      failed('unhealthy', `Revision ${revisionId} ${why}`, NO_VERIFY_URL),
+      NO_VERIFY_URL,
+    );
+  }
+  if (check?.url !== undefined) {
     report.phase = 'verify';
     const { url, timeoutMs } = check;
     const seen = await verify(url, timeoutMs, {

@@ -4,6 +4,13 @@ import type { ServiceClient } from '../service/client.ts';
 import { DeployError } from '../core/errors.ts';
 import { allPages } from '../service/paging.ts';
 import type { Deployment } from '../service/schemas.ts';
+import { DoublingGap } from '../shared/time.ts';
+
+/** How long a name is looked up again while the listing does not show a deployment that may have been created. */
+export const LISTING_LAG_MS = 30_000;
+/** The gaps between those lookups: from 1 s, doubling, at most 5 s. */
+const LAG_GAP_FIRST_MS = 1000;
+const LAG_GAP_MAX_MS = 5000;
 
 /** The one deployment named exactly `name` (case-sensitive), over every page; two are an error. */
 export async function findByName(
@@ -25,6 +32,29 @@ export async function findByName(
     );
   }
   return matches[0];
+}
+
+/**
+ * findByName, repeated while it finds nothing: at once, then at least every 5 s for up to 30 s, as a listing may lag
+ * a read or more behind a create. `missed` is told after the first lookup that finds nothing. Answers the deployment,
+ * when one showed, and the lookups made.
+ */
+export async function findListed(
+  client: ServiceClient,
+  name: string,
+  missed: () => void,
+): Promise<{ deployment?: Deployment; lookups: number }> {
+  const { time, signal } = client.clock;
+  const until = time.now() + LISTING_LAG_MS;
+  const gap = new DoublingGap(LAG_GAP_FIRST_MS, LAG_GAP_MAX_MS);
+  for (let lookups = 1; ; lookups++) {
+    const deployment = await findByName(client, name);
+    const left = until - time.now();
+    if (deployment || left <= 0) return { deployment, lookups };
+    if (lookups === 1) missed();
+    await time.sleep(Math.min(gap.ms, left), signal);
+    gap.grow();
+  }
 }
 
 /** The deployment the inputs point at: by deployment-id (must exist) or by name (may not exist yet). */

@@ -1,5 +1,7 @@
 import type { DeploySettings } from '../inputs/index.ts';
 import { DeployError } from '../core/errors.ts';
+import type { Plan } from '../core/report.ts';
+import type { Call } from '../service/calls.ts';
 import type {
   CreateDeploymentBody,
   Deployment,
@@ -13,7 +15,7 @@ import { given } from '../shared/given.ts';
 import { sameRepoUrl } from '../shared/url.ts';
 
 /** Fields that may change on an existing deployment (source_config); the others are fixed at creation. */
-function mutableSourceConfig(s: DeploySettings): SourceConfigRequest {
+function mutableSourceConfig(s: Omit<DeploySettings, 'command'>): SourceConfigRequest {
   return given({
     build_on_push: s.buildOnPush,
     custom_url: s.customUrl,
@@ -25,7 +27,7 @@ function mutableSourceConfig(s: DeploySettings): SourceConfigRequest {
 
 /** `source` is what the revision is built from: on PATCH, revision-source when given, else the deployment's. */
 function revisionConfig(
-  s: DeploySettings,
+  s: Omit<DeploySettings, 'command'>,
   source: string,
   ref: string | undefined,
 ): SourceRevisionConfigRequest {
@@ -78,7 +80,7 @@ export function createBody(
  * an error before any write rather than a silent no-op.
  */
 export function patchBody(
-  s: DeploySettings,
+  s: Omit<DeploySettings, 'command'>,
   existing: Deployment,
   listener: Listener | undefined,
 ): PatchDeploymentBody {
@@ -105,17 +107,42 @@ export function patchBody(
       `${input} is '${written}' but deployment '${existing.name}' has ${have == null ? 'none' : `'${have}'`}, and it cannot change after creation. Remove the input or use another deployment name; nothing was written.`,
     );
   }
+  return updateFields(s, s.revisionSource ?? existing.source);
+}
+
+/**
+ * What a PATCH sets from the inputs, for a deployment of `source`: the fields that may change after creation, and
+ * nothing the inputs leave out.
+ */
+export function updateFields(
+  s: Omit<DeploySettings, 'command'>,
+  source: string,
+): PatchDeploymentBody {
   const sourceConfig = mutableSourceConfig(s);
   const body: PatchDeploymentBody = given({
     revision_source: s.revisionSource,
     source_config: Object.keys(sourceConfig).length ? sourceConfig : undefined,
-    source_revision_config: revisionConfig(s, s.revisionSource ?? existing.source, s.repoRef),
+    source_revision_config: revisionConfig(s, source, s.repoRef),
     secrets: s.secrets,
     secret_references: s.secretReferences,
   });
   if (body.source_revision_config && Object.keys(body.source_revision_config).length === 0)
     delete body.source_revision_config;
   return body;
+}
+
+/** What a dry run shows instead of sending `call`: the same method, path and body, secret values replaced. */
+export function planOf(action: Plan['action'], call: Call<unknown>): Plan {
+  const body = call.body as { secrets?: { name: string }[] } | undefined;
+  return {
+    action,
+    method: call.method,
+    path: call.path,
+    body: body?.secrets
+      ? { ...body, secrets: body.secrets.map((s) => ({ name: s.name, value: '***' })) }
+      : body,
+    changes: action === 'redeploy' || !body ? [] : changedFields(body),
+  };
 }
 
 /** The fields a request sets, as dotted names, for the plan and the log. */

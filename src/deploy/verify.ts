@@ -1,5 +1,6 @@
 // verify-url: after DEPLOYED, does the agent answer? GET until a 2xx, with growing gaps, within verify-timeout.
-import { DeployError } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
+import type { Deployment } from '../service/schemas.ts';
 import type { Transport } from '../service/transport.ts';
 import { absoluteHttpUrl, isSecureOrLoopback, withoutQuery } from '../shared/url.ts';
 import { type Clock, timeLimit } from '../shared/clock.ts';
@@ -16,64 +17,100 @@ const BODY_CAP_BYTES = 4096;
 
 /**
  * The URL to check: verify-url itself when absolute, else the path resolved against `base`: the custom-url input
- * when given, else the deployment's custom_url as read before any write, never what the service answers after it
- * (the service would choose where the check goes). A bare host is taken as https://. Throws DeployError naming what
- * is missing or not allowed; a message never quotes a query (it may carry a token and reach a PR comment).
+ * when given, else the deployment's custom_url as last read (before the write; for a deployment this run creates,
+ * the create's answer). A bare host is taken as https://. Throws an Error whose message, after "verify-url", says what
+ * is missing or not allowed; it never quotes a query (it may carry a token and reach a PR comment).
  */
-function resolveVerifyUrl(given: string, base: string | null | undefined): string {
+function resolveVerifyUrl(given: string, base: string | null | undefined, whose: string): string {
   let url: string;
   const path = withoutQuery(given);
   if (given.startsWith('/')) {
     if (!base)
-      throw new DeployError(
-        `verify-url ${path} is a path, but the deployment has no custom_url to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
+      throw new Error(
+        `${path} is a path, but ${whose} has no custom_url to resolve it against; set custom-url (the agent's address), or give verify-url as an absolute https:// URL.`,
       );
     const root = absoluteHttpUrl(base);
     if (!root)
-      throw new DeployError(
-        `verify-url ${path} is a path, but custom_url ${withoutQuery(base)} is not an http(s) URL to resolve it against: set custom-url, or give verify-url as an absolute https:// URL.`,
+      throw new Error(
+        `${path} is a path, but the custom_url of ${whose}, ${withoutQuery(base)}, is not an http(s) URL to resolve it against; set custom-url, or give verify-url as an absolute https:// URL.`,
       );
     url = new URL(given, root).toString();
   } else url = given;
   const parsed = new URL(url);
   if (!isSecureOrLoopback(parsed))
-    throw new DeployError(
-      `verify-url resolves to ${parsed.protocol}//${parsed.host}: only https:// is checked (http:// only for loopback hosts); give an https:// URL.`,
+    throw new Error(
+      `resolves to ${parsed.protocol}//${parsed.host}: only https:// is checked (http:// only for loopback hosts); give an https:// URL.`,
     );
   return url;
 }
 
-/**
- * Before any write: verify-url must resolve against `base` (see resolveVerifyUrl), or the run stops here; the URL
- * found is the one checked after DEPLOYED. A dry run shows the URL, or why it cannot be resolved, instead of
- * stopping.
- */
-export function checkVerifiable(
-  settings: FollowSettings & { dryRun: boolean },
+/** verify-url as resolved against `base`, or why it cannot be. */
+function resolved(
+  given: string,
   base: string | null | undefined,
-): Plan['verify'] {
-  if (!settings.verify) return undefined;
+  whose: string,
+): NonNullable<Plan['verify']> {
   try {
-    return { url: resolveVerifyUrl(settings.verify.url, base) };
+    return { url: resolveVerifyUrl(given, base, whose) };
   } catch (error) {
-    if (!settings.dryRun) throw error;
     return { problem: (error as Error).message };
   }
 }
 
-/** What follow() checks after DEPLOYED: the URL as resolved before the write, within verify-timeout. */
-export interface VerifyCheck {
-  url: string;
-  timeoutMs: number;
+/**
+ * Before any write to `deployment` (an existing one, as read): verify-url must resolve against the custom-url input,
+ * else its custom_url, or the run stops here with an input error; the URL found is the one checked after DEPLOYED.
+ * A dry run shows the URL, or why it cannot be resolved, instead of stopping.
+ */
+export function checkVerifiable(
+  settings: FollowSettings & { dryRun: boolean; customUrl?: string },
+  deployment: Deployment,
+): Plan['verify'] {
+  if (!settings.verify) return undefined;
+  const found = resolved(
+    settings.verify.url,
+    settings.customUrl ?? deployment.source_config.custom_url,
+    `deployment '${deployment.name}'`,
+  );
+  if (found.problem && !settings.dryRun) throw new InputError('verify-url', found.problem);
+  return found;
 }
 
-/** The check to make after the write, from checkVerifiable's answer (which has a URL whenever a write follows). */
+/**
+ * For a deployment this run creates: verify-url resolved against the custom-url input when given, checked before the
+ * create like an existing deployment's; else against the create's answer (`created`), and a problem then is the
+ * check's result (unhealthy), not a reason to stop before a write already made. Without `created` (before the
+ * create, or in a dry run), a path waits for it.
+ */
+export function checkVerifiableCreated(
+  settings: FollowSettings & { dryRun: boolean; customUrl?: string },
+  name: string,
+  created?: Deployment,
+): Plan['verify'] {
+  if (!settings.verify) return undefined;
+  const { url } = settings.verify;
+  const whose = `deployment '${name}', created by this run,`;
+  if (settings.customUrl || !url.startsWith('/')) {
+    const found = resolved(url, settings.customUrl, whose);
+    if (found.problem && !settings.dryRun) throw new InputError('verify-url', found.problem);
+    return found;
+  }
+  if (created) return resolved(url, created.source_config.custom_url, whose);
+  return {
+    problem: `${withoutQuery(url)} is a path, resolved against the custom_url the service gives the new deployment '${name}', when it gives one; set custom-url to choose it.`,
+  };
+}
+
+/** What follow() checks after DEPLOYED: verify-url as resolved (or why it could not be), within verify-timeout. */
+export type VerifyCheck = NonNullable<Plan['verify']> & { timeoutMs: number };
+
+/** The check to make after the write, from checkVerifiable's answer. */
 export function verifyCheck(
   settings: FollowSettings,
   planned: Plan['verify'],
 ): VerifyCheck | undefined {
-  return settings.verify && planned?.url
-    ? { url: planned.url, timeoutMs: settings.verify.timeoutMs }
+  return settings.verify && planned
+    ? { ...planned, timeoutMs: settings.verify.timeoutMs }
     : undefined;
 }
 

@@ -1,7 +1,13 @@
 import type { Logger } from '../core/logger.ts';
 import { getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
-import { DeadlineError, HttpError, NetworkError, ResponseError } from '../service/errors.ts';
+import {
+  DeadlineError,
+  HttpError,
+  NetworkError,
+  ResponseError,
+  RetryAfterError,
+} from '../service/errors.ts';
 import { isTransient } from '../service/retry.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify, isKnownStatus, type Outcome } from '../service/statuses.ts';
@@ -26,6 +32,8 @@ export interface Watch {
   /** On the client's clock (monotonic ms), like the timeline. */
   startedAt: number;
   endedAt: number;
+  /** What ended the wait before the deadline did, when it timed out so: the service asking to wait past it. */
+  cutShort?: string;
 }
 
 /** Told after each poll that did not end the wait (answered or not), with what the wait has seen so far. */
@@ -37,7 +45,8 @@ type AfterPoll = (watch: Watch) => Promise<void>;
  * duration/interval; while the service rate-limits, they stretch. Reads that fail transiently (after their own
  * retries) are skipped, not fatal: the build goes on regardless. So are a malformed answer (up to two in a row) and,
  * for a revision this run just made (`fresh`), a 404 in its first 30 s. `afterPoll` (the run's diagnostics) may read
- * more between polls; only a cancel it throws ends the wait. A read the deadline cuts ends it timed-out too.
+ * more between polls; only a cancel it throws ends the wait. A read the deadline cuts ends it timed-out too, and so
+ * does a Retry-After that ends past the deadline, at once.
  */
 export async function waitForRevision(
   client: ServiceClient,
@@ -86,6 +95,11 @@ export async function waitForRevision(
       } catch (error) {
         // The deadline cut the read (or came before it could start): the wait has timed out, whatever the read was.
         if (error instanceof DeadlineError) return end(watch, 'timed-out', time);
+        // The service asked to wait past the deadline: no read can tell more in time, so the wait ends now.
+        if (error instanceof RetryAfterError) {
+          watch.cutShort = error.message;
+          return end(watch, 'timed-out', time);
+        }
         malformed = error instanceof ResponseError ? malformed + 1 : 0;
         if (malformed >= MALFORMED_IN_A_ROW)
           throw new ResponseError(

@@ -6,10 +6,10 @@ import { type Call, getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { CancelledError } from '../shared/time.ts';
-import { DeployError } from '../core/errors.ts';
+import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
 import { outcomeUnknown } from '../service/retry.ts';
 import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas.ts';
-import { seconds } from '../shared/time.ts';
+import { compact, seconds } from '../shared/time.ts';
 import type { FollowContext } from './follow.ts';
 import type { PendingWrite } from '../core/report.ts';
 
@@ -60,9 +60,16 @@ export function redeployIntent(
     before,
     chosen: revisionId,
     values: () =>
-      (values ??= client
-        .send(getRevision(before.id, revisionId))
-        .then((revision) => valuesOf(revision.source_revision_config))),
+      (values ??= client.send(getRevision(before.id, revisionId)).then(
+        (revision) => valuesOf(revision.source_revision_config),
+        (error: unknown) => {
+          if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+          // Only the chosen revision's values tell the redeploy's revision from another change's.
+          throw new PossiblyAppliedError(
+            `Whether the redeploy of revision ${revisionId} made a revision of its own cannot be told: reading that revision failed (${(error as Error).message}). Check deployment '${before.name}' (${before.id}) on the service before running the job again.`,
+          );
+        },
+      )),
   };
 }
 
@@ -112,7 +119,9 @@ export async function writeDeployment(
 /**
  * Runs `work`, a write and what tells its outcome, with `write` recorded in the report: a cancel meanwhile reports
  * it as possibly applied. The record goes when `work` ends any other way (its error tells what is known); `work`
- * clears it while nothing is in flight (before a write goes again) and sets it back before sending.
+ * clears it while nothing is in flight (before a write goes again) and sets it back before sending. A write left
+ * possibly applied (by a cancel, or a PossiblyAppliedError) makes revision-created unknown, unless an earlier write
+ * of the run made one.
  */
 export async function whilePending<T>(
   { client, report }: FollowContext,
@@ -126,7 +135,10 @@ export async function whilePending<T>(
     report.pendingWrite = undefined;
     return done;
   } catch (error) {
-    if (!client.clock.signal.aborted) report.pendingWrite = undefined;
+    const cancelled = client.clock.signal.aborted;
+    const unknown = (cancelled && report.pendingWrite) || error instanceof PossiblyAppliedError;
+    if (unknown && report.revisionCreated === false) report.revisionCreated = undefined;
+    if (!cancelled) report.pendingWrite = undefined;
     throw error;
   }
 }
@@ -168,15 +180,15 @@ async function sendUntilKnown(
         return { deployment: now, revisionId: seen.revisionId };
       }
       if (seen.kind === 'other')
-        throw new DeployError(
+        throw new PossiblyAppliedError(
           `${error.message} The deployment's latest revision is now ${seen.revisionId}, with ${describeValues(seen.values, client.excerpt)}, not this run's ${describeValues(await intent.values(), client.excerpt)}: another change (a concurrent job?) came meanwhile, so whether this run's write took effect cannot be told, and it is not sent again. ${oneAtATime(before.name)}`,
         );
       if (seen.kind === 'unknown')
-        throw new DeployError(
+        throw new PossiblyAppliedError(
           `${error.message} Revision ${intent.chosen} was already the latest, so the deployment cannot show whether the redeploy took effect: check the revision on the service before redeploying it again.`,
         );
       report.pendingWrite = undefined;
-      const delay = client.resendDelay(error, sends);
+      const delay = client.resendDelay(label, error, sends);
       if (delay === undefined) {
         error.message += ` The re-read shows it did not take effect (sent ${sends} ${sends === 1 ? 'time' : 'times'}).`;
         throw error;
@@ -236,7 +248,13 @@ async function checkAnswer(
   let lastSeen: Sighting = seen;
   for (const gap of RECHECK_GAPS_MS) {
     await client.clock.time.sleep(gap, client.clock.signal);
-    const now = await client.getDeployment(id);
+    const now = await client.getDeployment(id).catch((error: unknown) => {
+      if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+      // The write was applied, or not: only the read could tell.
+      throw new PossiblyAppliedError(
+        `${label} answered without a revision of this run's, and the re-read that would find it failed (${(error as Error).message}): check deployment '${name}' (${id}) on the service before running the job again.`,
+      );
+    });
     if (!now) throw gone(intent.before);
     last = now;
     lastSeen = await sight(now, intent, true);
@@ -256,7 +274,7 @@ async function checkAnswer(
       (seen.kind !== 'other' || lastSeen.revisionId !== seen.revisionId)
         ? ` The latest revision is now ${lastSeen.revisionId}, with ${describeValues(lastSeen.values, client.excerpt)}.`
         : '';
-    throw new DeployError(
+    throw new PossiblyAppliedError(
       `${concurrent ?? `${label} answered without a revision of this run's.`}${latest} No revision with this run's values is the latest after ${RECHECK_GAPS_MS.length} re-reads, so none is followed or reported as this run's: another job's revision may have replaced it. ${oneAtATime(name)}`,
     );
   }
@@ -268,25 +286,29 @@ async function checkAnswer(
 
 /**
  * What a write whose outcome is unknown did, read with `read` within the run's deadline, or a short window when
- * that is gone (the deadline may have cut the write). A failed read leaves the outcome unknown: the error says
- * both, and that `where` is to be checked.
+ * that is gone (the deadline may have cut the write): 10 s, and `longerMs` more for a read that repeats. The read
+ * goes at once, past a hold that the write's own answer may have set. A failed read leaves the outcome unknown: the
+ * error says both, and that `where` is to be checked.
  */
 export async function readAfterWrite<T>(
   client: ServiceClient,
   writeError: Error,
   where: string,
   read: (reader: ServiceClient) => Promise<T>,
+  longerMs = 0,
 ): Promise<T> {
   const { time, deadline } = client.clock;
-  const reader =
-    deadline - time.now() >= REREAD_MS
+  const windowMs = REREAD_MS + longerMs;
+  const reader = (
+    deadline - time.now() >= windowMs
       ? client
-      : client.within(time.now() + REREAD_MS, 're-read after the write (10s)');
+      : client.within(time.now() + windowMs, `re-read after the write (${compact(windowMs)})`)
+  ).urgent();
   try {
     return await read(reader);
   } catch (error) {
     if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
-    throw new DeployError(
+    throw new PossiblyAppliedError(
       `${writeError.message} It may have taken effect, and the read that would tell failed too (${(error as Error).message}): check ${where} on the service before running the job again.`,
     );
   }

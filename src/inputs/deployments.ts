@@ -29,6 +29,7 @@ export const ITEM_INPUTS = [
   'k8s-namespace',
   'resource-spec',
   'verify-url',
+  'paths',
   'from',
 ] as const;
 
@@ -48,10 +49,12 @@ export const STEP_INPUTS = [
   'allow-skipped',
   'rollback-on-failure',
   'revision-id',
+  'from-revision-id',
   'token-id',
   'provider-account-label',
   'is-default',
   'dry-run',
+  'skip-unchanged',
   'github-token',
   'environment',
   'pr-comment',
@@ -64,7 +67,7 @@ export const STEP_INPUTS = [
 ] as const;
 
 /** The commands that take a list. */
-const SET_COMMANDS = ['deploy', 'promote', 'status'];
+const SET_COMMANDS = ['deploy', 'promote', 'status', 'drift'];
 /** One summary, one comment and one output hold them all: a longer list is a list gone wrong. */
 const MAX_ITEMS = 100;
 
@@ -117,7 +120,7 @@ export function ofItem(error: unknown, name: string): unknown {
 }
 
 /** The step's inputs that do not go with a list. */
-function checkStep({ command, name, deploymentId, common }: Inputs): void {
+function checkStep({ command, name, deploymentId, fromRevisionId, common }: Inputs): void {
   if (!SET_COMMANDS.includes(command))
     throw new InputError(
       INPUT,
@@ -132,6 +135,11 @@ function checkStep({ command, name, deploymentId, common }: Inputs): void {
     throw new InputError(
       'deployment-id',
       'cannot be used with deployments: the items are found by their names; drop deployment-id.',
+    );
+  if (fromRevisionId !== undefined)
+    throw new InputError(
+      'from-revision-id',
+      'cannot be used with deployments: a revision belongs to one source deployment; promote it in a step of its own (name, from and from-revision-id).',
     );
   if (common.preview)
     throw new InputError(
@@ -225,6 +233,11 @@ function valueText(
     return {
       problem: `'resource-spec' must be a mapping of ResourceSpec fields, not ${kindOf(value)}`,
     };
+  }
+  // A list of globs is the input's lines.
+  if (key === 'paths' && Array.isArray(value)) {
+    if (value.every((glob) => typeof glob === 'string')) return { value: value.join('\n') };
+    return { problem: "'paths' must be a list of globs (text), or one text" };
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return { value: String(value) };

@@ -4,6 +4,7 @@ import type { HostContext } from '../core/host.ts';
 import { INTEGRATION_KINDS } from '../service/calls.ts';
 import { DEPLOYMENT_TYPES, REVISION_SOURCES, SOURCES } from '../service/schemas.ts';
 import { given } from '../shared/given.ts';
+import { parsePaths } from './paths.ts';
 import { previewOf } from './preview.ts';
 import { parseResourceSpec } from './resource-spec.ts';
 import { parseSecretReferences, parseSecrets } from './secrets.ts';
@@ -19,6 +20,7 @@ import {
   bool,
   createMode,
   duration,
+  imageUri as imageUriValue,
   oneOf,
   repoUrl,
   required,
@@ -46,6 +48,8 @@ export interface Inputs {
   tokenId?: string;
   /** command promote: the source deployment, a name or a uuid. */
   from?: string;
+  /** command promote: the source's revision to promote instead of its active one. */
+  fromRevisionId?: string;
   /** Whether repo-ref was given (deploy.repoRef falls back to the host's ref). */
   repoRefGiven: boolean;
   metadata: { provider_account_label?: string; is_default?: boolean };
@@ -115,7 +119,7 @@ export async function readInputs(
       'is longer than 6h, the longest a job may run; use at most 6h.',
     );
 
-  const imageUri = text('image-uri');
+  const imageUri = one('image-uri', z.optional(imageUriValue));
   const sourceInput = one('source', z.optional(oneOf(SOURCES)));
   const pollIntervalMs = one('poll-interval', z._default(duration, 10_000));
   const verify = one('verify-url', z.optional(verifyUrl));
@@ -152,7 +156,17 @@ export async function readInputs(
     resourceSpec: await parseResourceSpec(text('resource-spec'), context.workspace),
     secretReferences: parseSecretReferences(text('secret-references')),
     repository: context.repository,
+    skipUnchanged: one('skip-unchanged', z._default(bool, false)),
+    paths: parsePaths(text('paths')),
+    event: { ref: context.ref, commit: context.commit },
+    workspace: context.workspace,
   };
+  const fromRevisionId = one('from-revision-id', z.optional(uuid));
+  if (fromRevisionId && command !== 'promote')
+    throw new InputError(
+      'from-revision-id',
+      `applies to command promote, not '${command}'; set command: promote (with from), or drop from-revision-id.`,
+    );
   return {
     command,
     common,
@@ -163,6 +177,7 @@ export async function readInputs(
     revisionId: one('revision-id', z.optional(uuid)),
     tokenId: one('token-id', z.optional(tokenIdValue)),
     from: text('from'),
+    fromRevisionId,
     repoRefGiven: text('repo-ref') !== undefined,
     metadata: given({
       provider_account_label: text('provider-account-label'),

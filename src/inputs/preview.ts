@@ -70,9 +70,17 @@ function changeOf(context: HostContext, input: string, what: string): Change {
   return change;
 }
 
-/** preview-name (default {name}-pr-{number}) with its placeholders filled, checked to be a name the service takes. */
+/**
+ * preview-name (default {name}-pr-{number}) with its placeholders filled, checked to be a name the service takes and
+ * one only this pull request can make: with {number} in it, and never name itself (the deployment it previews).
+ */
 function previewName(given: PreviewInputs, change: Change): string {
   const template = given.template ?? '{name}-pr-{number}';
+  if (!template.includes('{number}'))
+    throw new InputError(
+      'preview-name',
+      `must contain {number}, but is ${shown(template, 200)}: without the pull request's number, a branch (or another pull request) can name a deployment that is not its preview, production included; use e.g. {name}-pr-{number} or {name}-{branch}-{number}.`,
+    );
   const name = template.replace(PLACEHOLDER, (whole, placeholder: string) => {
     switch (placeholder) {
       case 'name':
@@ -103,16 +111,23 @@ function previewName(given: PreviewInputs, change: Change): string {
       'preview-name',
       `must make a name of 1 to 63 characters of a-z, 0-9 and '-', but makes ${shown(name, 200)}; use lower-case letters, digits and '-' in name and preview-name, and {number} rather than a long {branch}.`,
     );
+  if (name === given.name)
+    throw new InputError(
+      'preview-name',
+      `must not make ${shown(name)}, the deployment in name: a preview is a deployment of its own, never the one it previews; use e.g. {name}-pr-{number}.`,
+    );
   return name;
 }
 
 /**
- * A branch as part of a name: lower case, each run of characters other than a-z and 0-9 one '-', trimmed. Linear in
- * the branch, which its pull request's author chose (test/patterns.test.ts).
+ * A branch as part of a name: ASCII letters lower-cased, each run of other characters (a non-ASCII letter included)
+ * one '-', trimmed. The runs are replaced first: lower-casing first would turn some non-ASCII letters into ASCII
+ * ones (U+212A KELVIN SIGN into k). Linear in the branch, which its pull request's author chose
+ * (test/patterns.test.ts).
  */
 export function slug(branch: string): string {
   return branch
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }

@@ -62,4 +62,12 @@ export interface DeploySettings extends CommonSettings, FollowSettings {
   secretReferences?: SecretReference[];
   /** owner/name of the repository the workflow runs in (GITHUB_REPOSITORY). */
   repository?: { owner: string; name: string };
+  /** skip-unchanged: no write when the plan against the live deployment is empty (deploy/live.ts). */
+  skipUnchanged: boolean;
+  /** The globs of the files the deployment is built from: a commit that touches none of them is no change. */
+  paths?: string[];
+  /** The run's own ref and the commit it is at (HostContext): the commit a deploy of that ref builds. */
+  event: { ref?: string; commit?: string };
+  /** The checkout, where git compares two commits for `paths`. */
+  workspace: string;
 }

@@ -1,6 +1,6 @@
 // Zod schemas for single input values. Each failure is one line naming the problem and the accepted form.
 import * as z from '../shared/zod.ts';
-import { UUID } from '../service/schemas.ts';
+import { IMAGE_URI, UUID } from '../service/schemas.ts';
 import { isSecureOrLoopback, withoutCredentials, withoutTrailingSlashes } from '../shared/url.ts';
 
 /** A text input read by `read`, which answers its value or, through `refuse`, why the text is not one. */
@@ -137,6 +137,14 @@ export const verifyUrl = text((v, ctx) => {
     `${shown(withoutCredentials(v))} is neither an https:// URL (http:// only for loopback hosts) nor a path starting with /; use e.g. https://agent.example.com/ok or /ok (resolved against custom-url).`,
   );
 });
+
+/** image-uri: one image reference, which goes into the request as it is (a second line would go with it). */
+export const imageUri = z.string().check(
+  z.regex(IMAGE_URI, {
+    error: (issue) =>
+      `${shown(issue.input)} is not one image reference: it holds white space, a line break or a control character; give the image alone, e.g. registry.example.com/team/agent@sha256:<digest>.`,
+  }),
+);
 
 /** token-id goes into the request's path: an id, never a path of its own (`/`, `.` or `..` would rewrite it). */
 export const tokenId = z.string().check(

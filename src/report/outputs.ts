@@ -1,4 +1,4 @@
-import type { RunReport } from '../core/report.ts';
+import type { FieldChange, RunReport } from '../core/report.ts';
 
 /**
  * The step outputs a report knows (unknown ones are left out, so `if: failure()` steps see only facts). A list's are
@@ -17,8 +17,9 @@ export function outputsOf(report: RunReport): Record<string, string> {
     'revision-id': report.revisionId,
     'revision-status': report.revision?.status,
     'previous-revision-id': report.previousRevisionId ?? (d ? '' : undefined),
-    created: String(report.created),
-    'revision-created': String(report.revisionCreated),
+    created: report.created === undefined ? undefined : String(report.created),
+    'revision-created':
+      report.revisionCreated === undefined ? undefined : String(report.revisionCreated),
     'commit-sha': report.revision?.source_revision_config.repo_commit_sha ?? undefined,
     'custom-url': d?.source_config.custom_url ?? undefined,
     result: report.result,
@@ -65,4 +66,18 @@ export function resultsOf(report: RunReport): Record<string, ItemResult> | undef
       },
     ]),
   );
+}
+
+/**
+ * The `changes` output: each planned deployment's fields that would change, keyed by its name (a list's, in its
+ * order); undefined when the run made no plan (only dry-run, skip-unchanged and drift do).
+ */
+export function changesOf(
+  report: RunReport,
+): Record<string, Record<string, FieldChange>> | undefined {
+  const planned = (report.items?.map((item) => item.report) ?? [report]).flatMap((r) =>
+    r.changes ? [r.changes] : [],
+  );
+  if (!planned.length) return undefined;
+  return Object.fromEntries(planned.map((c) => [c.name, c.fields]));
 }

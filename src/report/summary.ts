@@ -11,6 +11,7 @@ import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
 import { httpUrl, withoutQuery } from '../shared/url.ts';
+import { changesSection } from './changes.ts';
 import { waitedSeconds } from './outputs.ts';
 
 const HEADLINE: Record<Result, string> = {
@@ -25,6 +26,8 @@ const HEADLINE: Record<Result, string> = {
   planned: '📝 Planned (dry run)',
   unhealthy: '🩺 Unhealthy',
   closed: '🔒 Preview closed',
+  'in-sync': '✅ In sync',
+  drifted: '⚠️ Drifted',
   'not-started': '⏸️ Not started',
 };
 
@@ -55,6 +58,7 @@ export function renderSummary(
     ...resultTable(report, context),
     ...diagnostics(report),
     ...timeline(report),
+    ...changesSection(report),
     ...plan(report, context),
   ].join('\n');
 }
@@ -73,6 +77,7 @@ export function renderComment(
     ...failure(report),
     ...resultTable(report, context),
     ...diagnostics(report),
+    ...changesSection(report),
     ...plan(report, context),
     ...runLink(runUrl),
   ].join('\n');
@@ -293,6 +298,8 @@ function promotedFrom(p: Promotion): string {
 
 function verified(v: Verification): string {
   const tries = `${v.attempts} ${v.attempts === 1 ? 'attempt' : 'attempts'}`;
+  if (v.attempts === 0)
+    return `❌ ${link(withoutQuery(v.url))} not checked: ${esc(v.lastAnswer ?? '')}`;
   return v.ok
     ? `✅ ${link(withoutQuery(v.url))} answered 2xx after ${seconds(v.okAfterMs ?? 0)} (${tries})`
     : `❌ ${link(withoutQuery(v.url))} did not answer 2xx (${tries}; last: ${esc(v.lastAnswer ?? 'none')})`;

@@ -2,8 +2,8 @@ import type { Logger } from '../core/logger.ts';
 import { type Call, listDeployments } from './calls.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
-import type { DeadlineError, HttpError, NetworkError } from './errors.ts';
-import { backoffMs, mayResend, type Pace } from './retry.ts';
+import { type DeadlineError, HttpError, type NetworkError } from './errors.ts';
+import { backoffMs, mayResend, type Pace, waitPastDeadline } from './retry.ts';
 import type { Deployment } from './schemas.ts';
 import type { Transport } from './transport.ts';
 
@@ -42,6 +42,14 @@ export class ServiceClient {
     return new ServiceClient(this.http, { ...this.clock, deadline, limit }, observe);
   }
 
+  /**
+   * The same client, its requests going at once, past a hold and the pace: for the read that tells what a write did,
+   * which a come-back-later answered to that write must not keep back (a run of one deployment holds nothing).
+   */
+  urgent(): ServiceClient {
+    return new ServiceClient(this.http, { ...this.clock, urgent: true }, this.observe);
+  }
+
   /** The tenant the requests name (tenant-id), if any. */
   get tenantId(): string | undefined {
     return this.http.tenantId;
@@ -64,14 +72,20 @@ export class ServiceClient {
   }
 
   /**
-   * How long to wait before a deployment write that failed so, and was re-read as not applied, goes again (its
-   * Retry-After, else the backoff of `sends`), or undefined when it may not: see mayResend, the deadline, a cancel.
+   * How long to wait before a deployment write (`label`) that failed so, and was re-read as not applied, goes again
+   * (its Retry-After, else the backoff of `sends`), or undefined when it may not: see mayResend, the deadline, a
+   * cancel. A Retry-After that ends past the deadline throws the RetryAfterError that names it.
    */
   resendDelay(
+    label: string,
     failure: HttpError | NetworkError | DeadlineError,
     sends: number,
   ): number | undefined {
     if (!mayResend(failure, sends) || this.clock.signal.aborted) return undefined;
+    if (failure instanceof HttpError) {
+      const tooLate = waitPastDeadline(label, failure, this.clock.time.now(), this.clock);
+      if (tooLate) throw tooLate;
+    }
     const delay = backoffMs(sends, 'status' in failure ? failure.retryAfterMs : undefined);
     return this.clock.time.now() + delay < this.clock.deadline ? delay : undefined;
   }

@@ -1,4 +1,5 @@
 import { DeployError } from '../core/errors.ts';
+import { seconds } from '../shared/time.ts';
 
 /** The service answered with a non-success status. */
 export class HttpError extends DeployError {
@@ -66,6 +67,19 @@ export class DeadlineError extends DeployError {
       `The ${limit} ran out before ${method} ${path} could answer. Raise timeout if the service is this slow, or check it.`,
     );
     this.inFlight = inFlight;
+  }
+}
+
+/**
+ * The service asked to wait (a Retry-After, or rate-limit headers that leave no request) until past the deadline:
+ * the run ends at once instead of waiting through it or ignoring it. `asked`: the request and the wait, a sentence.
+ */
+export class RetryAfterError extends DeployError {
+  override name = 'RetryAfterError';
+  constructor(asked: string, limit: string, leftMs: number) {
+    super(
+      `${asked}, past the end of the ${limit} (${seconds(leftMs)} left): not waited for. Run the job again later, or raise timeout.`,
+    );
   }
 }
 

@@ -6,14 +6,30 @@ import type { Excerpt } from '../core/sinks.ts';
 import { redactDeep } from '../shared/redact.ts';
 import { type Clock, timeLimit } from '../shared/clock.ts';
 import { DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
-import { CancelledError } from '../shared/time.ts';
+import { CancelledError, seconds } from '../shared/time.ts';
 import { parseJson } from './json.ts';
 import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
-import { backoffMs, comeBackLater, isRetryable, Outage, Pace, type RetryPolicy } from './retry.ts';
+import { Pacer } from './pacer.ts';
+import {
+  askedToWait,
+  backoffMs,
+  comeBackLater,
+  isRetryable,
+  Outage,
+  Pace,
+  type RetryPolicy,
+  waitPastDeadline,
+} from './retry.ts';
 import { ErrorBody } from './schemas.ts';
 import type { Transport } from './transport.ts';
-import { UNREACHABLE_RETRY_MS, unreachableKind, UnreachableError } from './unreachable.ts';
+import {
+  HUNG_UP,
+  neverSent,
+  UNREACHABLE_RETRY_MS,
+  unreachableKind,
+  UnreachableError,
+} from './unreachable.ts';
 
 export interface HttpSettings {
   baseUrl: string;
@@ -29,8 +45,8 @@ export interface HttpSettings {
   /** How long reads keep retrying while nothing answers (default 5 min). */
   patienceMs?: number;
   /**
-   * Calls go side by side (a list of deployments): a come-back-later told to one holds every call (heldUntil). A run
-   * of one deployment sends one call at a time, and re-reads at once what a write refused so did.
+   * Calls go side by side (a list of deployments): a come-back-later told to one holds every call (the pacer's hold).
+   * A run of one deployment sends one call at a time, and re-reads at once what a write refused so did.
    */
   sideBySide?: boolean;
 }
@@ -44,9 +60,11 @@ export interface RunClock {
   signal: AbortSignal;
   /** The input that set the deadline, for messages: "timeout 30s". */
   limit: string;
+  /** Requests that go at once, past a hold and the pace: the read that tells what a write did (ServiceClient.urgent). */
+  urgent?: boolean;
 }
 
-/** A connection refused or a name that does not resolve (or a TLS handshake refused, below): nothing went out. */
+/** A connection refused or a name that does not resolve (or a TLS handshake that failed, below): nothing went out. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
 /** Where an HTML page's title is looked for: a title further in is not worth reading the page for. */
@@ -59,8 +77,6 @@ const DEADLINE_SLACK_MS = 2000;
 const WRITE_GRACE_MS = 5000;
 /** A 429 without Retry-After holds the other calls this long. */
 const HOLD_MS = 1000;
-/** The calls a hold kept back start again spread over this long, not all in the same instant. */
-const HOLD_SPREAD_MS = 1000;
 
 export class ServiceHttp {
   private readonly transport: Transport;
@@ -72,11 +88,11 @@ export class ServiceHttp {
   /** Stretches status polling while the service rate-limits. */
   readonly pace = new Pace();
   /**
-   * Until when (on `time`) no request starts: the service said to come back then (a 429, a 503 with Retry-After).
+   * Every request's turn: a slow start, then the rate the service allows, and a hold when it says to come back later.
    * A list of deployments sends its calls side by side through this one client, so one call told so holds them all,
    * instead of each finding out with a refusal of its own.
    */
-  private heldUntil = 0;
+  private readonly pacer: Pacer;
   /** Whether anything has answered in this run (any status): until then, "cannot reach" is base-url's fault. */
   private answered = false;
   /** The first "cannot reach" failure before any answer: when, and the attempts since. */
@@ -87,6 +103,7 @@ export class ServiceHttp {
     this.log = log;
     this.time = time;
     this.transport = transport;
+    this.pacer = new Pacer(time);
     this.outage = new Outage(log, time, settings.patienceMs);
     this.headers = {
       'x-api-key': settings.apiKey,
@@ -114,9 +131,10 @@ export class ServiceHttp {
     let limited = false;
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
-      await this.held(clock);
+      const turn = await this.pacer.turn(clock);
       try {
         const { status, headers, text, url } = await this.once(call, clock);
+        turn.done({ status, headers });
         this.answered = true;
         const { excerpt } = this.settings;
         const page = htmlPage(headers, text, excerpt);
@@ -144,6 +162,7 @@ export class ServiceHttp {
           tenantId: this.settings.tenantId,
         });
       } catch (error) {
+        turn.done(error instanceof NetworkError ? 'failed' : undefined);
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
       }
@@ -152,11 +171,20 @@ export class ServiceHttp {
         this.pace.limited();
       }
       if (this.settings.sideBySide && 'status' in failure && comeBackLater(failure))
-        this.heldUntil = Math.max(
-          this.heldUntil,
-          this.time.now() + (failure.retryAfterMs ?? HOLD_MS),
-        );
-      const early = this.unreachableWindow(failure);
+        this.pacer.hold({
+          until: this.time.now() + (failure.retryAfterMs ?? HOLD_MS),
+          asked:
+            failure.retryAfterMs === undefined
+              ? `${label} answered ${failure.status} without Retry-After: every request of the list holds ${seconds(HOLD_MS)}`
+              : askedToWait(label, failure),
+        });
+      // A wait asked for past the deadline, before a retry, ends the run at once, never ignored. A deployment write
+      // is re-read first (the command's resendDelay names the wait then).
+      if ('status' in failure && !clock.signal.aborted && isRetryable(call.retry, failure)) {
+        const tooLate = waitPastDeadline(label, failure, this.time.now(), clock);
+        if (tooLate) throw tooLate;
+      }
+      const early = this.unreachableWindow(failure, call);
       const delay = this.retryDelay(call.retry, failure, attempt, clock, early);
       if (delay === undefined) {
         if (early && !clock.signal.aborted) throw this.unreachableError(failure as NetworkError);
@@ -174,18 +202,6 @@ export class ServiceHttp {
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
       await this.time.sleep(delay, clock.signal);
-    }
-  }
-
-  /**
-   * Waits out a hold another call was told (heldUntil), and any hold told meanwhile, up to the deadline: the request
-   * then goes as it would.
-   */
-  private async held(clock: RunClock): Promise<void> {
-    for (let now = this.time.now(); this.heldUntil > now && now < clock.deadline;) {
-      const wait = this.heldUntil - now + Math.random() * HOLD_SPREAD_MS;
-      await this.time.sleep(Math.min(wait, clock.deadline - now), clock.signal);
-      now = this.time.now();
     }
   }
 
@@ -210,12 +226,18 @@ export class ServiceHttp {
   }
 
   /**
-   * For a refused connection, a name that does not resolve or a refused certificate before anything has answered
-   * in this run: when its retries end (UNREACHABLE_RETRY_MS after the first). Undefined for any other failure.
+   * For a refused connection, a name that does not resolve, a refused certificate, a scheme the port does not speak
+   * or a proxy that cannot reach the service, before anything has answered in this run: when its retries end
+   * (UNREACHABLE_RETRY_MS after the first). Undefined for any other failure, and for a write whose connection was
+   * closed without an answer (it may have been applied: its outcome is the command's to find out).
    */
-  private unreachableWindow(failure: HttpError | NetworkError): number | undefined {
-    if (this.answered || !(failure instanceof NetworkError) || !unreachableKind(failure.code))
-      return undefined;
+  private unreachableWindow(
+    failure: HttpError | NetworkError,
+    call: Call<unknown>,
+  ): number | undefined {
+    if (this.answered || !(failure instanceof NetworkError)) return undefined;
+    const kind = unreachableKind(failure, new URL(this.settings.baseUrl).protocol);
+    if (!kind || (kind === 'not-http' && call.method !== 'GET')) return undefined;
     this.unreachable ??= { since: this.time.now(), attempts: 0 };
     this.unreachable.attempts++;
     return this.unreachable.since + UNREACHABLE_RETRY_MS;
@@ -288,12 +310,16 @@ export class ServiceHttp {
       const viaProxy = proxyFailure(call.method, call.path, url, error);
       if (viaProxy) throw viaProxy;
       const code = (error as NodeJS.ErrnoException).code ?? '';
-      const reason = code || (error as Error).message;
+      const message = (error as Error).message;
+      // Node's word for a connection closed without a byte of answer, which a TLS port does to plain HTTP.
+      const detail = code === 'ECONNRESET' && message === 'socket hang up' ? ` ${HUNG_UP}` : '';
+      const reason = `network error ${code || message}${detail}`;
+      const kind = unreachableKind({ code, reason }, url.protocol);
       throw new NetworkError(
         call.method,
         call.path,
-        `network error ${reason}`,
-        NOT_SENT_CODES.has(code) || unreachableKind(code) === 'tls',
+        reason,
+        NOT_SENT_CODES.has(code) || neverSent(kind),
         code,
       );
     } finally {

@@ -10,10 +10,15 @@ const MAX_PAGES = 1000;
 const MAX_LISTED = 10_000;
 const MAX_LISTED_BYTES = 32 * 1024 * 1024;
 
+/** Answers in a row that bring nothing new, after which a listing is taken for a loop. */
+const SAME_IN_A_ROW = 3;
+
 /**
  * Every resource of a paged listing, page by page, each once. Ends at the first empty page: a shorter page than the
- * limit does not end it, as a server may cap its pages below the limit asked for. A listing that does not advance
- * (same offset back, or a page of ids already seen) is an error, not a loop; so is one with more than MAX_LISTED
+ * limit does not end it, as a server may cap its pages below the limit asked for. A page that repeats resources
+ * already seen is not an error (one created meanwhile in front of them moves them on to the next page); only
+ * SAME_IN_A_ROW pages in a row that bring nothing new (the same offset answered the same way, or a server that
+ * ignores the offset) are a loop, and an error; so is an offset that goes back, a listing with more than MAX_LISTED
  * resources or MAX_LISTED_BYTES of them (as JSON), or more than MAX_PAGES pages, where `narrow` says what to do.
  */
 export async function* allPages<T extends { id: string }>(
@@ -24,16 +29,18 @@ export async function* allPages<T extends { id: string }>(
   const seen = new Set<string>();
   let bytes = 0;
   let offset = 0;
+  let nothingNew = 0;
   for (let requests = 1; ; requests++) {
     const { resources, offset: next } = await fetchPage(offset, PAGE_LIMIT);
     if (resources.length === 0) return;
-    if (resources.every((r) => seen.has(r.id))) {
+    nothingNew = resources.every((r) => seen.has(r.id)) ? nothingNew + 1 : 0;
+    if (nothingNew >= SAME_IN_A_ROW) {
       throw new ResponseError(
-        `${label} returned the same page again at offset ${offset} after ${requests} requests: the listing does not advance. Stopped; nothing was written.`,
+        `${label} answered ${SAME_IN_A_ROW} pages in a row with nothing new, the last at offset ${offset}: the listing does not advance. Stopped after ${requests} requests; nothing was written.`,
       );
     }
     for (const resource of resources) {
-      // A resource created meanwhile shifts the listing: the last one of a page comes again on the next.
+      // A resource created meanwhile shifts the listing: the last ones of a page come again on the next.
       if (seen.has(resource.id)) continue;
       seen.add(resource.id);
       bytes += JSON.stringify(resource).length;
@@ -44,9 +51,9 @@ export async function* allPages<T extends { id: string }>(
       }
       yield resource;
     }
-    if (next <= offset) {
+    if (next < offset) {
       throw new ResponseError(
-        `${label} returned offset ${next} for the page after offset ${offset}: the listing does not advance. Stopped after ${requests} requests; nothing was written.`,
+        `${label} returned offset ${next} for the page after offset ${offset}: the listing goes back. Stopped after ${requests} requests; nothing was written.`,
       );
     }
     if (requests >= MAX_PAGES) {

@@ -2,12 +2,12 @@
 import type { Logger } from '../core/logger.ts';
 import { type Clock, wallTimeOf } from '../shared/clock.ts';
 import { compact, seconds } from '../shared/time.ts';
-import { DeadlineError, HttpError, NetworkError } from './errors.ts';
+import { DeadlineError, HttpError, NetworkError, RetryAfterError } from './errors.ts';
 
 /**
  * read: idempotent, retried on network errors and 408/429/5xx.
- * write: retried only where it surely did not take effect (not sent, 429, or 503 with Retry-After); the token
- *   metadata update, which sets the same values again.
+ * write: retried only where it surely did not take effect (not sent, or a 429); the token metadata update, which
+ *   has no re-read to tell whether a 503 with Retry-After applied it, so it is not sent again after one.
  * recheck: a write of a deployment (create, PATCH, redeploy), retried here only when nothing was sent. After any
  *   other failure the command re-reads the deployment to learn what the write did before it sends it again.
  */
@@ -34,12 +34,32 @@ export function isTransient(failure: HttpError | NetworkError): boolean {
 export function isRetryable(policy: RetryPolicy, failure: HttpError | NetworkError): boolean {
   if (policy === 'read') return isTransient(failure);
   if (!('status' in failure)) return failure.notSent && isTransient(failure);
-  return policy === 'write' && comeBackLater(failure);
+  return policy === 'write' && failure.status === 429;
 }
 
 /** A 429 was not processed; a 503 with Retry-After is the service saying so too (though a proxy may say it late). */
 export function comeBackLater(failure: HttpError): boolean {
   return failure.status === 429 || (failure.status === 503 && failure.retryAfterMs !== undefined);
+}
+
+/** How an answer asked to come back later, for the error when that is past the deadline. */
+export function askedToWait(label: string, failure: HttpError): string {
+  return `${label} answered ${failure.status} with Retry-After: the service asks to wait ${seconds(failure.retryAfterMs ?? 0)}`;
+}
+
+/**
+ * The error that ends the run at once when `failure`'s Retry-After would end past the deadline (a retry after it
+ * could not even start); undefined when it has none or it ends in time.
+ */
+export function waitPastDeadline(
+  label: string,
+  failure: HttpError,
+  now: number,
+  clock: { deadline: number; limit: string },
+): RetryAfterError | undefined {
+  if (failure.retryAfterMs === undefined || now + failure.retryAfterMs <= clock.deadline)
+    return undefined;
+  return new RetryAfterError(askedToWait(label, failure), clock.limit, clock.deadline - now);
 }
 
 /**

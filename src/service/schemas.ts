@@ -6,6 +6,9 @@ import * as z from '../shared/zod.ts';
 /** The interface's uuid ids (any version, any case). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** An image reference: one line without white space, control or invisible format characters (image_uri). */
+export const IMAGE_URI = /^[^\s\p{Cc}\p{Cf}]*$/u;
+
 export const SOURCES = [
   'codehost',
   'external_docker',
@@ -42,6 +45,10 @@ function build() {
   const int = z.nullish(z.int());
   const looseObject = z.nullish(z.record(z.string(), z.unknown()));
   const stringArray = z.nullish(z.array(z.string()));
+  // Promote compares it and sends it on: a newline in it went into a PATCH as it was.
+  const image = z.nullish(
+    z.string().check(z.regex(IMAGE_URI, { message: 'not an image reference on one line' })),
+  );
 
   // Kubernetes quantities are strings on the wire; YAML's `cpu: 1` is a number, so it is taken and sent as "1".
   const quantities = z.nullish(
@@ -146,7 +153,7 @@ function build() {
   const SourceRevisionConfig = z.object({
     repo_ref: str,
     graph_config_path: str,
-    image_uri: str,
+    image_uri: image,
     source_tarball_path: str,
     repo_commit_sha: str,
   });

@@ -12,8 +12,10 @@ export class CancelledError extends Error {
 export function seconds(ms: number): string {
   const s = Math.max(0, ms) / 1000;
   if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - m * 60)} s`;
+  // Rounded first: 119.5 s is "2 min 0 s", not "1 min 60 s".
+  const whole = Math.round(s);
+  const m = Math.floor(whole / 60);
+  return `${m} min ${whole - m * 60} s`;
 }
 
 /** A duration as the inputs write it: "90s", "15m", "1h30m". */

@@ -183,12 +183,12 @@ describe('preview: true', () => {
 
     const run = await preview(
       { head: 'Fix/Login_Timeout!!' },
-      { 'preview-name': '{name}-{branch}', 'pr-comment': 'false' },
+      { 'preview-name': '{name}-{branch}-{number}', 'pr-comment': 'false' },
     );
 
     expect(run.outputs).toMatchObject({
       result: 'deployed',
-      'deployment-name': 'support-agent-fix-login-timeout',
+      'deployment-name': 'support-agent-fix-login-timeout-7',
     });
     expect(world.sim.requestsTo('POST', '/v2/deployments')[0]!.body).toMatchObject({
       source_revision_config: { repo_ref: 'Fix/Login_Timeout!!' },

@@ -369,6 +369,19 @@ describe('promote, refused before any write', () => {
       { 'image-uri': 'registry.example/a:1' },
       "Input 'image-uri' cannot be used with command 'promote'",
     ],
+    [{ 'from-revision-id': 'latest' }, 'Input \'from-revision-id\': "latest" is not a uuid'],
+    [
+      { command: 'deploy', 'from-revision-id': '22222222-2222-4222-8222-222222222222' },
+      "Input 'from-revision-id' applies to command promote, not 'deploy'",
+    ],
+    [
+      {
+        name: '',
+        deployments: '[{"name": "agent-prod", "from": "agent-staging"}]',
+        'from-revision-id': '22222222-2222-4222-8222-222222222222',
+      },
+      "Input 'from-revision-id' cannot be used with deployments",
+    ],
   ])('inputs %o, before any request', async (extra, message) => {
     const run = await runInProcess(world, {
       inputs: promote('agent-staging', 'agent-prod', extra),
@@ -378,4 +391,230 @@ describe('promote, refused before any write', () => {
     expect(run.errors[0]).toContain(message);
     expect(world.sim.requests).toEqual([]);
   });
+});
+
+describe('promote from-revision-id: the revision that was evaluated, not the active one', () => {
+  it('promotes that revision after the source moved on (a later push went live on it)', async () => {
+    const { sim } = world;
+    const staging = seedSource({ name: 'agent-staging' });
+    const prod = sim.addDeployment({ name: 'agent-prod' });
+    // The pull request got another push after the evaluation: a newer revision is active on the source now.
+    const later = sim.addRevision(staging.dep.id, [{ status: 'DEPLOYED' }], {
+      repo_ref: 'feature',
+    });
+    source = { id: staging.dep.id, revisions: 2 };
+    expect(sim.deployment(staging.dep.id)!.active_revision_id).toBe(later.id);
+
+    const run = await runInProcess(world, {
+      inputs: promote('agent-staging', 'agent-prod', { 'from-revision-id': staging.revisionId }),
+    });
+
+    expect(run.errors).toEqual([]);
+    expect(patches().map((r) => [r.path, r.body])).toEqual([
+      [
+        `/v2/deployments/${prod.id}`,
+        {
+          source_revision_config: { repo_ref: staging.commit, graph_config_path: 'graph.json' },
+        },
+      ],
+    ]);
+    expect(later.source_revision_config.repo_commit_sha).not.toBe(staging.commit);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      'commit-sha': staging.commit,
+      'source-revision-id': staging.revisionId,
+      'promoted-from': staging.dep.id,
+    });
+    // Read on the source, by its id: the one read of a source revision.
+    expect(
+      sim.requestsTo('GET', new RegExp(`^/v2/deployments/${staging.dep.id}/revisions/`)),
+    ).toEqual([
+      expect.objectContaining({
+        path: `/v2/deployments/${staging.dep.id}/revisions/${staging.revisionId}`,
+      }),
+    ]);
+  });
+
+  it('refuses a revision of another deployment (404 on the source), naming from and from-revision-id, before any write', async () => {
+    const { sim } = world;
+    const staging = seedSource({ name: 'agent-staging' });
+    const other = sim.addDeployment({ name: 'agent-other' });
+    sim.addDeployment({ name: 'agent-prod' });
+
+    const run = await runInProcess(world, {
+      inputs: promote('agent-staging', 'agent-prod', {
+        'from-revision-id': other.active_revision_id!,
+      }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain('HTTP 404');
+    expect(run.errors[0]).toContain(
+      `Check from and from-revision-id: ${other.active_revision_id} is not a revision of deployment 'agent-staging' (${staging.dep.id})`,
+    );
+    expect(run.outputs).not.toHaveProperty('source-revision-id');
+    expect(sim.writes()).toEqual([]);
+  });
+
+  it.each(['BUILDING', 'BUILD_FAILED'] as const)(
+    'refuses a revision that is %s, before any write',
+    async (status) => {
+      const { sim } = world;
+      const staging = seedSource({ name: 'agent-staging' });
+      sim.addDeployment({ name: 'agent-prod' });
+      const chosen = sim.addRevision(
+        staging.dep.id,
+        status === 'BUILDING' ? [{ status: 'BUILDING', ms: 3_600_000 }] : [{ status }],
+      );
+      source = { id: staging.dep.id, revisions: 2 };
+
+      const run = await runInProcess(world, {
+        inputs: promote('agent-staging', 'agent-prod', { 'from-revision-id': chosen.id }),
+      });
+
+      expect(run.code).toBe(1);
+      expect(run.errors).toEqual([
+        `Revision ${chosen.id} of 'agent-staging' (from-revision-id) is ${status}, not DEPLOYED: only a revision that went live, and so could be evaluated, is promoted. Wait until it is DEPLOYED, or give the revision your evaluation ran against. Nothing was written.`,
+      ]);
+      expect(sim.writes()).toEqual([]);
+    },
+  );
+});
+
+describe('promote, docker: the image checked, and pinned by digest', () => {
+  const DIGEST = `registry.example/agent@sha256:${'ab12'.repeat(16)}`;
+
+  it('fails naming both images when the new revision runs another image', async () => {
+    const { sim } = world;
+    const staging = seedSource({
+      name: 'agent-staging',
+      source: 'external_docker',
+      source_revision_config: { image_uri: DIGEST },
+    });
+    const prod = sim.addDeployment({ name: 'agent-prod', source: 'external_docker' });
+    const other = `registry.example/agent@sha256:${'cd34'.repeat(16)}`;
+    rewriteImages(prod.id, other);
+
+    const run = await runInProcess(world, { inputs: promote('agent-staging', 'agent-prod') });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ result: 'failed', 'revision-status': 'DEPLOYED' });
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain(
+      `has image ${other}, not image ${DIGEST} of revision ${staging.revisionId} of 'agent-staging', which was promoted`,
+    );
+    expect(run.report.failure?.phase).toBe('build');
+    expect(patches().map((r) => r.body)).toEqual([
+      { source_revision_config: { image_uri: DIGEST } },
+    ]);
+  });
+
+  it('rolls another image back with rollback-on-failure, as another commit is', async () => {
+    const { sim } = world;
+    seedSource({
+      name: 'agent-staging',
+      source: 'external_docker',
+      source_revision_config: { image_uri: DIGEST },
+    });
+    const prod = sim.addDeployment({ name: 'agent-prod', source: 'external_docker' });
+    const before = prod.active_revision_id!;
+    rewriteImages(prod.id, 'registry.example/agent:latest', { except: before });
+
+    const run = await runInProcess(world, {
+      inputs: promote('agent-staging', 'agent-prod', { 'rollback-on-failure': 'true' }),
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('rolled-back');
+    expect(run.errors[0]).toContain('has image registry.example/agent:latest, not image');
+    expect(run.errors[0]).toContain(`rolled back to revision ${before}, which is DEPLOYED again`);
+    expect(
+      sim.requestsTo('POST', `/v2/deployments/${prod.id}/revisions/${before}/redeploy`),
+    ).toHaveLength(1);
+  });
+
+  it('warns in the log and the summary when the image has no digest, and promotes it', async () => {
+    const { sim } = world;
+    const tag = 'registry.example/agent:latest';
+    seedSource({
+      name: 'agent-staging',
+      source: 'external_docker',
+      source_revision_config: { image_uri: tag },
+    });
+    sim.addDeployment({ name: 'agent-prod', source: 'external_docker' });
+
+    const run = await runInProcess(world, { inputs: promote('agent-staging', 'agent-prod') });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('deployed');
+    const warning = run.lines.filter((l) => l.level === 'warning').map((l) => l.text);
+    expect(warning).toEqual([expect.stringContaining(`Image ${tag} of revision`)]);
+    expect(warning[0]).toContain('has no digest (@sha256:…)');
+    expect(warning[0]).toContain('by digest');
+    // Escaped for Markdown there (a zero-width space keeps @sha256 from being a mention).
+    expect(run.summary).toContain(`> Image ${tag} of revision`);
+    expect(run.summary).toContain('has no digest');
+    expect(run.summary).toContain('promote that revision.');
+  });
+
+  it('says nothing of digests for an image pinned by one', async () => {
+    const { sim } = world;
+    seedSource({
+      name: 'agent-staging',
+      source: 'external_docker',
+      source_revision_config: { image_uri: DIGEST },
+    });
+    sim.addDeployment({ name: 'agent-prod', source: 'external_docker' });
+
+    const run = await runInProcess(world, { inputs: promote('agent-staging', 'agent-prod') });
+
+    expect(run.errors).toEqual([]);
+    expect(`${run.stdout}${run.summary}`).not.toContain('digest');
+  });
+
+  it("refuses a source revision whose image_uri holds a line break: the service's answer is a schema error", async () => {
+    const { sim } = world;
+    seedSource({ name: 'agent-staging', source: 'external_docker' });
+    sim.addDeployment({ name: 'agent-prod', source: 'external_docker' });
+    sim.fault({
+      method: 'GET',
+      path: /\/revisions\//,
+      transform: (body) => ({
+        ...body,
+        source_revision_config: {
+          ...body.source_revision_config,
+          image_uri: 'registry.example/agent:v1\nregistry.example/evil:v1',
+        },
+      }),
+    });
+
+    const run = await runInProcess(world, { inputs: promote('agent-staging', 'agent-prod') });
+
+    expect(run.code).toBe(1);
+    expect(run.errors[0]).toContain(
+      "answered with an unexpected body: field 'source_revision_config.image_uri': not an image reference on one line",
+    );
+    expect(sim.writes()).toEqual([]);
+  });
+
+  /** The target's revisions read as running `image` (the service took another one), but for `except`. */
+  function rewriteImages(
+    deploymentId: string,
+    image: string,
+    { except }: { except?: string } = {},
+  ) {
+    world.sim.fault({
+      method: 'GET',
+      path: new RegExp(`^/v2/deployments/${deploymentId}/revisions/`),
+      transform: (body: { id: string; source_revision_config: object }) =>
+        body.id === except
+          ? body
+          : {
+              ...body,
+              source_revision_config: { ...body.source_revision_config, image_uri: image },
+            },
+    });
+  }
 });

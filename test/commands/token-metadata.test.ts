@@ -46,4 +46,29 @@ describe('token-metadata', () => {
     expect(run.outputs.result).toBe('failed');
     expect(token.provider_account_label).toBe('theirs');
   });
+
+  it.each([
+    ['a reset after it was applied', { reset: true, afterEffect: true }, 'ECONNRESET'],
+    ['a 503 with Retry-After', { status: 503, headers: { 'retry-after': '1' } }, 'HTTP 503'],
+  ])(
+    'an update whose answer was lost (%s) is reported as possibly applied, never sent again',
+    async (_, fault, said) => {
+      const { sim } = world;
+      const token = sim.addToken({ provider_account_label: 'old' });
+      sim.fault({ method: 'PATCH', ...fault });
+
+      const run = await runInProcess(world, {
+        inputs: tokenMetadata({ 'token-id': token.id, 'provider-account-label': 'ci-bot' }),
+      });
+
+      expect(run.code).toBe(1);
+      expect(run.outputs.result).toBe('failed');
+      expect(sim.writes()).toHaveLength(1);
+      expect(run.errors).toHaveLength(1);
+      expect(run.errors[0]).toContain(said);
+      expect(run.errors[0]).toContain(
+        `The update may have been applied all the same, and a token update is never sent again on a guess: check token ${token.id}'s metadata on the service before running the job again.`,
+      );
+    },
+  );
 });

@@ -206,6 +206,23 @@ describe('a hostile service: every field it answers is data', () => {
     expect(run.outputs.result).toBe('submitted');
   });
 
+  it.each([
+    ['a dry run', { 'dry-run': 'true' }, 'planned'],
+    ['skip-unchanged', { 'skip-unchanged': 'true' }, 'deployed'],
+    ['drift', { command: 'drift' }, 'drifted'],
+  ])('%s plans against hostile live values, shown safely', async (_, inputs, result) => {
+    const run = await deployHostile({
+      ...inputs,
+      'custom-url': 'https://agent.example',
+      'resource-spec': 'min_scale: 1\nlabels:\n  team: agents',
+      'build-command': 'make',
+    });
+
+    expect(run.outputs.result).toBe(result);
+    expect(run.summary).toContain('#### The plan: live against these inputs');
+    expect(Object.keys(JSON.parse(run.outputs.changes!) as object)).toEqual([ctx.service.name]);
+  });
+
   it('a redeploy waits through a hostile status to DEPLOYED', async () => {
     const run = await deployHostile({ command: 'redeploy', 'revision-id': randomUUID() });
 

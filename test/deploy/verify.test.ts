@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useAgent } from '../helpers/agent.ts';
 import { runInProcess, useWorld } from '../helpers/run.ts';
-import { API_KEY, codehostInputs } from '../helpers/setup.ts';
+import { API_KEY, codehostInputs, dockerInputs } from '../helpers/setup.ts';
 
 const ctx = useWorld();
 const agentCtx = useAgent(() => ctx.clock.wall());
@@ -188,7 +188,7 @@ describe('verify-url', () => {
     expect(agent.requests.map((r) => r.path)).toEqual(['/health']);
   });
 
-  it('refuses a path without a custom_url before any write', async () => {
+  it('refuses a path for an existing deployment without a custom_url: an input error before any write', async () => {
     const { sim } = ctx;
     sim.addDeployment({ name: 'my-agent', source_config: { custom_url: null } });
 
@@ -196,9 +196,10 @@ describe('verify-url', () => {
 
     expect(run.code).toBe(1);
     expect(run.outputs.result).toBe('failed');
-    expect(run.errors[0]).toContain(
-      'verify-url /health is a path, but the deployment has no custom_url',
-    );
+    expect(run.errors).toEqual([
+      "Input 'verify-url': /health is a path, but deployment 'my-agent' has no custom_url to resolve it against; set custom-url (the agent's address), or give verify-url as an absolute https:// URL.",
+    ]);
+    expect(run.report.failure?.phase).toBe('inputs');
     expect(sim.writes()).toEqual([]);
   });
 
@@ -243,5 +244,108 @@ describe('verify-url', () => {
       `Revision ${run.outputs['revision-id']!} keeps going on the service`,
     );
     expect(run.outputs['revision-id']).toBeTruthy();
+  });
+});
+
+describe('verify-url on a deployment this run creates: resolved against the create’s answer', () => {
+  const create = (extra: Record<string, string>) =>
+    runInProcess(ctx, { inputs: dockerInputs(ctx.sim, 'new-agent', extra) });
+
+  it('resolves a path against the custom_url the create answers, when no custom-url is given', async () => {
+    const { sim } = ctx;
+    const { agent } = agentCtx;
+    // A service that gives a new deployment its address.
+    sim.fault({
+      method: 'POST',
+      path: '/v2/deployments',
+      transform: (body) => ({
+        ...body,
+        source_config: { ...body.source_config, custom_url: agent.url },
+      }),
+    });
+
+    const run = await create({ 'verify-url': '/ok' });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({ result: 'deployed', created: 'true', verified: 'true' });
+    expect(agent.requests.map((r) => r.path)).toEqual(['/ok']);
+    expect(sim.requestsTo('POST', '/v2/deployments')[0]!.body).toMatchObject({
+      source_config: {},
+    });
+  });
+
+  it('prefers the custom-url input to the answer', async () => {
+    const { agent } = agentCtx;
+
+    const run = await create({ 'verify-url': '/health', 'custom-url': agent.url });
+
+    expect(run.outputs).toMatchObject({ result: 'deployed', verified: 'true' });
+    expect(agent.requests.map((r) => r.path)).toEqual(['/health']);
+  });
+
+  it('creates and deploys, then ends unhealthy naming custom-url, when the answer has no custom_url', async () => {
+    const { sim } = ctx;
+    const { agent } = agentCtx;
+
+    const run = await create({ 'verify-url': '/ok', 'rollback-on-failure': 'true' });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({
+      result: 'unhealthy',
+      created: 'true',
+      'revision-status': 'DEPLOYED',
+      verified: 'false',
+    });
+    expect(run.errors).toEqual([
+      `Revision ${run.outputs['revision-id']} is DEPLOYED and was not checked: verify-url /ok is a path, but deployment 'new-agent', created by this run, has no custom_url to resolve it against; set custom-url (the agent's address), or give verify-url as an absolute https:// URL. Next: The deployment exists now: add custom-url (the agent's address) to this step, and the next run sets it and checks verify-url there.`,
+    ]);
+    expect(run.report.failure).toMatchObject({ phase: 'verify' });
+    expect(run.summary).toContain(
+      "| Verified | ❌ `/ok` not checked: /ok is a path, but deployment 'new-agent', created by this run, has no custom\\_url",
+    );
+    expect(sim.writes().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/deployments']);
+    expect(agent.requests).toEqual([]);
+  });
+
+  it('never checks a plain http:// address the create answers: unhealthy, nothing fetched', async () => {
+    const { sim } = ctx;
+    sim.fault({
+      method: 'POST',
+      path: '/v2/deployments',
+      transform: (body) => ({
+        ...body,
+        source_config: { ...body.source_config, custom_url: 'http://agent.example.com' },
+      }),
+    });
+
+    const run = await create({ 'verify-url': '/ok' });
+
+    expect(run.outputs).toMatchObject({ result: 'unhealthy', verified: 'false' });
+    expect(run.errors[0]).toContain(
+      'was not checked: verify-url resolves to http://agent.example.com: only https:// is checked',
+    );
+    expect(run.report.verification?.attempts).toBe(0);
+  });
+
+  it('still refuses, before the create, a custom-url input it cannot resolve against', async () => {
+    const { sim } = ctx;
+
+    const run = await create({ 'verify-url': '/ok', 'custom-url': 'http://agent.example.com' });
+
+    expect(run.code).toBe(1);
+    expect(run.errors[0]).toMatch(/^Input 'verify-url': resolves to http:\/\/agent\.example\.com/);
+    expect(sim.writes()).toEqual([]);
+  });
+
+  it('says in a dry run that the path waits for the service’s custom_url', async () => {
+    const { sim } = ctx;
+
+    const run = await create({ 'verify-url': '/ok', 'dry-run': 'true' });
+
+    expect(run.outputs.result).toBe('planned');
+    expect(run.stdout).toContain(
+      "/ok is a path, resolved against the custom_url the service gives the new deployment 'new-agent', when it gives one; set custom-url to choose it.",
+    );
+    expect(sim.writes()).toEqual([]);
   });
 });

@@ -262,7 +262,9 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
     });
 
     expect(run.code).toBe(1);
-    expect(run.outputs).toMatchObject({ result: 'failed', 'revision-created': 'false' });
+    expect(run.outputs.result).toBe('failed');
+    // Not known: the PATCH may have made a revision (it did).
+    expect(run.outputs).not.toHaveProperty('revision-created');
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toContain('ECONNRESET');
     expect(run.errors[0]).toContain(
@@ -299,18 +301,56 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
 describe('a create is never sent again on a guess', () => {
   const create = (extra: Record<string, string> = {}) =>
     codehost('new-agent', { 'repo-url': 'https://codehost.example/acme/agent', ...extra });
+  /** The lookups of new-agent after the first create, in order (on the fake clock they may share its time). */
+  const lookupsAfterCreate = () => {
+    const { requests } = ctx.sim;
+    const post = requests.findIndex((r) => r.method === 'POST');
+    return lookups().filter(
+      (r) => requests.indexOf(r) > post && r.query.name_contains === 'new-agent',
+    );
+  };
 
-  it('a create applied and then answered 503 with Retry-After is found by the lookup, not sent again', async () => {
+  it.each([0, 2])(
+    'a create applied and then answered 503 with Retry-After is found by the lookup (the listing %i reads behind), not sent again',
+    async (lag) => {
+      const { sim } = ctx;
+      // A service that allows two deployments of one name: a second create would make a second, billed.
+      sim.duplicateNames = true;
+      sim.listingLag = lag;
+      sim.fault({
+        method: 'POST',
+        path: '/v2/deployments',
+        status: 503,
+        headers: { 'retry-after': '1' },
+        afterEffect: true,
+      });
+
+      const run = await runInProcess(ctx, { inputs: create() });
+
+      expect(run.errors).toEqual([]);
+      const made = sim.deploymentsNamed('new-agent');
+      expect(made).toHaveLength(1);
+      expect(run.outputs).toMatchObject({
+        result: 'deployed',
+        created: 'true',
+        'deployment-id': made[0]!.id,
+        'revision-id': made[0]!.latest_revision_id!,
+        'revision-created': 'true',
+      });
+      expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
+      expect(sim.requestsTo('PATCH')).toEqual([]);
+      expect(sim.revisions(made[0]!.id)).toHaveLength(1);
+      // The lookups that missed it, then the one that found it.
+      expect(lookupsAfterCreate()).toHaveLength(lag + 1);
+      expect(run.stdout.includes('a listing may lag behind a create')).toBe(lag > 0);
+    },
+  );
+
+  it("a 409 after this run's own earlier create is looked up through the lag, never blamed on tenant-id", async () => {
     const { sim } = ctx;
-    // A service that allows two deployments of one name: a second create would make a second.
-    sim.duplicateNames = true;
-    sim.fault({
-      method: 'POST',
-      path: '/v2/deployments',
-      status: 503,
-      headers: { 'retry-after': '1' },
-      afterEffect: true,
-    });
+    sim.listingLag = 3;
+    // A 429 that a proxy sent after the service took the create: the lookup misses it, the create goes again, 409.
+    sim.fault({ method: 'POST', path: '/v2/deployments', status: 429, afterEffect: true });
 
     const run = await runInProcess(ctx, { inputs: create() });
 
@@ -321,12 +361,41 @@ describe('a create is never sent again on a guess', () => {
       result: 'deployed',
       created: 'true',
       'deployment-id': made[0]!.id,
-      'revision-id': made[0]!.latest_revision_id!,
-      'revision-created': 'true',
     });
+    expect(sim.requestsTo('POST', '/v2/deployments').map((r) => r.status)).toEqual([429, 409]);
+    expect(run.stdout).not.toContain('tenant-id');
+  });
+
+  it('a create answered 503 with Retry-After that the listing never shows: looked up for 30 s, never sent again', async () => {
+    const { sim } = ctx;
+    sim.listingLag = 1000;
+    sim.fault({
+      method: 'POST',
+      path: '/v2/deployments',
+      status: 503,
+      headers: { 'retry-after': '1' },
+    });
+
+    const run = await runInProcess(ctx, { inputs: create({ timeout: '5m' }) });
+
+    expect(run.code).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    // Not known: the create may have made the deployment and its revision.
+    expect(run.outputs).not.toHaveProperty('created');
+    expect(run.outputs).not.toHaveProperty('revision-created');
     expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
-    expect(sim.requestsTo('PATCH')).toEqual([]);
-    expect(sim.revisions(made[0]!.id)).toHaveLength(1);
+    const [first, ...more] = lookupsAfterCreate();
+    const times = [first!, ...more].map((r) => r.at - first!.at);
+    // For up to 30 s from the first (a request waits its turn in the pace: the last may fall a little short of it).
+    expect(times.at(-1)).toBeGreaterThan(25_000);
+    expect(times.at(-1)).toBeLessThanOrEqual(30_000);
+    for (const [i, at] of times.slice(1).entries())
+      expect(at - times[i]!).toBeLessThanOrEqual(5000);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain('POST /v2/deployments failed: HTTP 503');
+    expect(run.errors[0]).toContain(
+      `The create may have been applied: no deployment named 'new-agent' is listed after ${times.length} lookups over 30.0 s, and a create is never sent again on a guess. Check the deployments named 'new-agent' on the service`,
+    );
   });
 
   it("after a lost create answer, another job's deployment of that name is not reported as created by this run", async () => {
@@ -350,10 +419,11 @@ describe('a create is never sent again on a guess', () => {
       expect(made).toHaveLength(1);
       expect(run.outputs).toMatchObject({
         result: 'deployed',
-        created: 'false',
         'deployment-id': made[0]!.id,
         'revision-created': 'true',
       });
+      // Not known: the lost create may have made it, and another job changed it since, for all the run can see.
+      expect(run.outputs).not.toHaveProperty('created');
       const ours = sim.revision(made[0]!.id, run.outputs['revision-id']!)!;
       expect(ours.source_revision_config.repo_ref).toBe('feature');
       expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
@@ -412,6 +482,33 @@ describe('a write answered by another change', () => {
     expect(newRevisions(dep.id)).toBe(1);
   });
 
+  it('a PATCH answer that lags the write, and a re-read that fails: possibly applied, revision-created not set', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.fault({ method: 'PATCH', stale: true });
+    sim.fault({
+      method: 'GET',
+      path: '/v2/deployments',
+      match: (r) => r.query.deployment_ids !== undefined,
+      status: 503,
+      forMs: 60_000,
+    });
+
+    const run = await runInProcess(ctx, {
+      inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    // Not known to the run: its PATCH made a revision (it did), which no read could show.
+    expect(newRevisions(dep.id)).toBe(1);
+    expect(run.outputs).not.toHaveProperty('revision-created');
+    expect(run.errors[0]).toContain(
+      `answered without a revision of this run's, and the re-read that would find it failed (`,
+    );
+    expect(run.errors[0]).toContain(`check deployment 'my-agent' (${dep.id}) on the service`);
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
+  });
+
   it("a lagging answer showing another job's revision: this run finds and follows its own, and says so naming both refs", async () => {
     const { sim } = ctx;
     const dep = sim.addDeployment({ name: 'my-agent' });
@@ -461,7 +558,9 @@ describe('a write answered by another change', () => {
     const [ours, theirs] = sim.revisions(dep.id).slice(1);
     expect(ours!.source_revision_config.repo_ref).toBe('feature');
     expect(theirs!.source_revision_config.repo_ref).toBe('other-branch');
-    expect(run.outputs).toMatchObject({ result: 'failed', 'revision-created': 'false' });
+    expect(run.outputs.result).toBe('failed');
+    // Not known to the run: its PATCH made a revision, which another job's replaced before any read saw it.
+    expect(run.outputs).not.toHaveProperty('revision-created');
     expect(run.outputs['revision-id']).toBeUndefined();
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toContain(
@@ -553,6 +652,8 @@ describe('cancellation with a write in flight', () => {
 
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ result: 'failed', 'deployment-id': dep.id });
+    // Not known: the PATCH made a revision, which the run could not learn.
+    expect(run.outputs).not.toHaveProperty('revision-created');
     expect(run.summary).not.toContain('before a revision was triggered');
     const said = `PATCH /v2/deployments/${dep.id} had no answer when the job was cancelled: it may have been applied. Check deployment 'my-agent' (${dep.id})`;
     // Markdown-escaped in the summary.

@@ -9,7 +9,7 @@ import { Console } from '../../src/hosts/cli/console.ts';
 import { CliHost, noCi } from '../../src/hosts/cli/host.ts';
 import { gitLabCi, isGitLabCi } from '../../src/hosts/gitlab/ci.ts';
 import { runAction } from '../../src/run.ts';
-import type { World } from './run.ts';
+import { countedGit, type World } from './run.ts';
 
 interface CliInProcess {
   report: RunReport;
@@ -45,6 +45,7 @@ export async function runCliInProcess(
       clock: world.clock,
       transport: world.transport,
       signal: new AbortController().signal,
+      git: countedGit(world),
     });
     console.close();
     return { report, outputs: host.outputs, failure: host.failure, stderr: stderr.text };

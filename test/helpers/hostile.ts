@@ -291,7 +291,8 @@ export class HostileService extends LoopbackFake {
     return {
       repo_ref: x('repo_ref'),
       graph_config_path: x('graph_config_path'),
-      image_uri: x('image_uri'),
+      // An image with white space or a control character is a schema error: the payloads within what is allowed.
+      image_uri: `[image_uri]${PAYLOADS.join('')}${this.padding}`.replace(/[\s\p{Cc}\p{Cf}]/gu, ''),
       source_tarball_path: x('source_tarball_path'),
       repo_commit_sha: x('repo_commit_sha'),
     };

@@ -6,8 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { Git } from '../../src/core/host.ts';
 import type { RunReport } from '../../src/core/report.ts';
 import type { GitHubApi } from '../../src/hosts/github/api.ts';
+import { systemGit } from '../../src/hosts/git.ts';
 import { runAction } from '../../src/run.ts';
 import { Simulator } from '../simulator/server.ts';
 import { runnerVariables } from './action.ts';
@@ -113,6 +115,7 @@ export async function runInProcess(world: World, options: InProcessOptions): Pro
       clock: world.clock,
       transport: world.transport,
       signal: cancel.signal,
+      git: countedGit(world),
     });
     const stdout = runnerLog(host).join('\n');
     return {
@@ -164,6 +167,20 @@ function runnerLog(host: MemoryHost): string[] {
 /** The runner's escaping of a command's data (@actions/core's escapeData). */
 function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** The git on PATH, whose runs the world's clock waits for, like requests on its transport. */
+export function countedGit(world: World): Git {
+  return {
+    async changedFiles(...args) {
+      world.transport.inFlight++;
+      try {
+        return await systemGit.changedFiles(...args);
+      } finally {
+        world.transport.inFlight--;
+      }
+    },
+  };
 }
 
 /** A GitHub API whose calls the world's clock waits for, like requests on its transport. */

@@ -53,3 +53,15 @@ export function dockerInputs(
 ): Record<string, string> {
   return baseInputs(sim, { name, 'image-uri': IMAGE, ...extra });
 }
+
+/** What the plan shows for a codehost create from codehostInputs of a deployment not there yet, building `commit`. */
+export function plannedCreate(commit: string) {
+  return {
+    deployment: { live: null, wanted: 'created' },
+    repo_ref: { live: null, wanted: 'main' },
+    commit: { live: null, wanted: commit },
+    graph_config_path: { live: null, wanted: 'graph.json' },
+    'source_config.integration_id': { live: null, wanted: INTEGRATION },
+    'source_config.repo_url': { live: null, wanted: 'https://codehost.example/acme/agent' },
+  };
+}

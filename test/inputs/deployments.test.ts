@@ -130,7 +130,7 @@ describe('a list that cannot be used fails the step before any request', () => {
     ],
     [
       { command: 'redeploy', 'revision-id': INTEGRATION, deployments: list },
-      "Input 'deployments' applies to commands deploy, promote, status, not 'redeploy'",
+      "Input 'deployments' applies to commands deploy, promote, status, drift, not 'redeploy'",
     ],
     [
       { deployments: '[{name: agent-a}, {name: agent-b, integration-id: nope}]' },

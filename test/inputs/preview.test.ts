@@ -77,12 +77,8 @@ describe('preview: true', () => {
   });
 
   it.each([
-    ['{name}-{branch}', 'feature/Support-Chat', 'support-agent-feature-support-chat'],
-    [
-      '{name}-{branch}',
-      '__Fix: crash in /chat (again)!__',
-      'support-agent-fix-crash-in-chat-again',
-    ],
+    ['{name}-{branch}-{number}', 'feature/Support-Chat', 'support-agent-feature-support-chat-7'],
+    ['{branch}-{number}', '__Fix: crash in /chat (again)!__', 'fix-crash-in-chat-again-7'],
     ['pr{number}-{name}', 'x', 'pr7-support-agent'],
     ['preview-{number}', 'x', 'preview-7'],
   ])('fills %s for branch %j as %s', async (template, head, name) => {
@@ -93,9 +89,44 @@ describe('preview: true', () => {
     expect(s).toMatchObject({ target: { name }, preview: { name } });
   });
 
-  it('slugs a branch: lower case, each run of other characters one -, trimmed', () => {
+  it('slugs a branch: ASCII letters lower-cased, each run of other characters one -, trimmed', () => {
     expect(slug('--Ünïcode__Bränch--')).toBe('n-code-br-nch');
     expect(slug('///')).toBe('');
+    // Letters that lower-case into ASCII ones are not ASCII letters: KELVIN SIGN, and İ (i and a combining dot).
+    expect(slug('\u212Aelvin-\u0130stanbul')).toBe('elvin-stanbul');
+    expect(slug('ﬁx/ＡＢＣ-Z')).toBe('x-z');
+  });
+
+  it('slugs any branch to a-z, 0-9 and single inner dashes (every character of the first 64 Ki code points)', () => {
+    const every = Array.from({ length: 0x10000 }, (_, i) => String.fromCharCode(i))
+      .filter((c) => !/[\uD800-\uDFFF]/.test(c))
+      .join('');
+    for (let at = 0; at < every.length; at += 997) {
+      const branch = `A${every.slice(at, at + 997)}z`;
+      expect(slug(branch)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    }
+  });
+
+  it.each([
+    ['{name}-{branch}', 'support-agent'],
+    ['{branch}', 'main'],
+    ['{name}', 'x'],
+    ['support-agent-pr-7', 'x'],
+  ])(
+    'refuses %j, which has no {number}: a branch could name another deployment',
+    async (template, head) => {
+      expect(await refusal({ 'preview-name': template }, pullRequest(head))).toContain(
+        "Input 'preview-name' must contain {number}",
+      );
+    },
+  );
+
+  it('refuses a name that is name itself', async () => {
+    expect(
+      await refusal({ name: 'support-agent-pr-7', 'preview-name': 'support-agent-pr-{number}' }),
+    ).toContain(
+      `Input 'preview-name' must not make "support-agent-pr-7", the deployment in name: a preview is a deployment of its own`,
+    );
   });
 
   it.each([
@@ -104,8 +135,8 @@ describe('preview: true', () => {
       `Input 'preview-name' must make a name of 1 to 63 characters of a-z, 0-9 and '-', but makes "Support_Agent-pr-7"`,
     ],
     [
-      { 'preview-name': '{name}-{branch}', name: 'a'.repeat(50) },
-      `but makes "${'a'.repeat(50)}-feature-support-chat"`,
+      { 'preview-name': '{name}-{branch}-{number}', name: 'a'.repeat(50) },
+      `but makes "${'a'.repeat(50)}-feature-support-chat-7"`,
     ],
     [
       { 'preview-name': '{nmae}-pr-{number}' },

@@ -236,8 +236,38 @@ describe('answers that are not what the interface says', () => {
     expect(sim.requestsTo('PATCH').map((r) => r.path)).toEqual([`/v2/deployments/${target.id}`]);
   });
 
+  it('takes a page that repeats one already seen for a shifted listing, not a loop (pages of one, one created in front)', async () => {
+    const { sim } = ctx;
+    sim.addDeployment({ name: 'my-agent-b' });
+    const target = sim.addDeployment({ name: 'my-agent' });
+    sim.pageCap = 1;
+    const page = (offset: string) => (r: RecordedRequest) =>
+      r.query.name_contains === 'my-agent' && (r.query.offset ?? '0') === offset;
+    // A deployment created in front of the others between the first and the second page read: the second page
+    // answers the first one's deployment again, and every later one comes a page late.
+    let first: unknown;
+    let second: unknown;
+    sim.fault({
+      match: page('0'),
+      transform: (body) => ((first = body.resources[0]), body),
+    });
+    sim.fault({
+      match: page('1'),
+      transform: (body) => ((second = body.resources[0]), { resources: [first], offset: 2 }),
+    });
+    sim.fault({ match: page('2'), transform: () => ({ resources: [second], offset: 3 }) });
+
+    const run = await runInProcess(ctx, { inputs: codehost('my-agent') });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({ result: 'deployed', 'deployment-id': target.id });
+    const pages = sim.requestsTo('GET', '/v2/deployments').filter((r) => r.query.name_contains);
+    expect(pages.map((r) => r.query.offset ?? '0')).toEqual(['0', '1', '2', '3']);
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
+  });
+
   it.each(['stuck-offset', 'repeat-page'] as const)(
-    'ends a listing that does not advance (%s) with an error, at once and in few requests',
+    'ends a listing that does not advance (%s) with an error, once three pages in a row bring nothing new',
     async (mode) => {
       const { sim } = ctx;
       sim.addDeployments(150, (i) => `my-agent-${i}`);
@@ -248,8 +278,10 @@ describe('answers that are not what the interface says', () => {
       expect(run.code).toBe(1);
       expect(run.errors).toHaveLength(1);
       expect(run.errors[0]).toContain('GET /v2/deployments');
+      expect(run.errors[0]).toContain('answered 3 pages in a row with nothing new');
       expect(run.errors[0]).toContain('does not advance');
-      expect(lookups().length).toBeLessThanOrEqual(2);
+      // The first page, then three that repeat it.
+      expect(sim.requestsTo('GET', '/v2/deployments')).toHaveLength(4);
       expect(sim.writes()).toEqual([]);
       // Not retried: no time passes.
       expect(run.ms).toBe(0);

@@ -128,6 +128,114 @@ describe('rate limits', () => {
   });
 });
 
+describe('a Retry-After that ends past the deadline is not waited for, nor ignored', () => {
+  const HOUR = { 'retry-after': '3600' };
+
+  it('a status read told to come back in an hour ends the wait at once, timed-out, naming the wait', async () => {
+    const { sim } = ctx;
+    rateLimitStatusReads({ buildingMs: 60_000, times: 1, retryAfter: '3600' });
+
+    const run = await runInProcess(ctx, {
+      inputs: codehostInputs(sim, 'my-agent', { timeout: '2m', 'poll-interval': '2s' }),
+    });
+
+    // The wait ended with the 429 to its first read (0.5 s in): no read after it, nothing waited for. The report's
+    // own reads follow (the deployment, and the revision beside the last good one's).
+    expect(run.outputs).toMatchObject({ result: 'timed-out', duration: '0.5' });
+    expect(run.ms).toBeLessThan(5000);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toMatch(
+      /^The wait for revision \S+ stopped: GET \/v2\/deployments\/\S+\/revisions\/\S+ answered 429 with Retry-After: the service asks to wait 60 min 0 s, past the end of the timeout 2m \(2 min 0 s left\): not waited for\./,
+    );
+  });
+
+  it('a PATCH told to come back in an hour fails at once, naming the wait, sent once', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    sim.fault({ method: 'PATCH', status: 429, headers: HOUR });
+
+    const run = await runInProcess(ctx, {
+      inputs: codehostInputs(sim, 'my-agent', { timeout: '2m' }),
+    });
+
+    expect(run.outputs).toMatchObject({ result: 'failed', 'revision-created': 'false' });
+    expect(sim.requestsTo('PATCH')).toHaveLength(1);
+    expect(sim.revisions(dep.id)).toHaveLength(1);
+    expect(run.ms).toBeLessThan(5000);
+    expect(run.errors[0]).toContain(
+      `PATCH /v2/deployments/${dep.id} answered 429 with Retry-After: the service asks to wait 60 min 0 s, past the end of the timeout 2m`,
+    );
+  });
+
+  it('in a list, a PATCH told to come back in an hour is re-read at once, past the hold it set, then fails naming the wait', async () => {
+    const { sim } = ctx;
+    const a = sim.addDeployment({ name: 'agent-a' });
+    sim.addDeployment({ name: 'agent-b' });
+    sim.fault({ method: 'PATCH', path: `/v2/deployments/${a.id}`, status: 429, headers: HOUR });
+
+    const run = await runInProcess(ctx, {
+      inputs: {
+        ...codehostInputs(sim, 'unused', { timeout: '2m' }),
+        name: '',
+        'max-parallel': '1',
+        deployments: '[{name: agent-a}, {name: agent-b}]',
+      },
+    });
+
+    const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
+    expect(results['agent-a']!.result).toBe('failed');
+    // What the PATCH did was read before anything else: it did not take effect.
+    const patch = sim.requests.findIndex((r) => r.method === 'PATCH');
+    const next = sim.requests[patch + 1]!;
+    expect([next.method, next.path, next.query.deployment_ids]).toEqual([
+      'GET',
+      '/v2/deployments',
+      a.id,
+    ]);
+    expect(sim.revisions(a.id)).toHaveLength(1);
+    expect(run.summary).toContain(
+      'the service asks to wait 60 min 0 s, past the end of the timeout 2m',
+    );
+    expect(run.ms).toBeLessThan(5000);
+  });
+
+  it('the lookup told by a 503 to come back in an hour fails at once, before any write', async () => {
+    const { sim } = ctx;
+    sim.addDeployment({ name: 'my-agent' });
+    sim.fault({ method: 'GET', path: '/v2/deployments', status: 503, headers: HOUR });
+
+    const run = await runInProcess(ctx, { inputs: codehostInputs(sim, 'my-agent') });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(sim.requests).toHaveLength(1);
+    expect(run.ms).toBe(0);
+    expect(run.errors[0]).toContain(
+      'GET /v2/deployments answered 503 with Retry-After: the service asks to wait 60 min 0 s, past the end of the timeout 30s',
+    );
+  });
+
+  it("in a list, one item's hour-long hold ends the others' waits too, each timed-out at once", async () => {
+    const { sim } = ctx;
+    for (const name of ['agent-a', 'agent-b']) sim.addDeployment({ name });
+    sim.defaultTimeline = [{ status: 'BUILDING', ms: 60_000 }, { status: 'DEPLOYED' }];
+    sim.fault({ method: 'GET', path: /\/revisions\//, status: 429, headers: HOUR });
+
+    const run = await runInProcess(ctx, {
+      inputs: {
+        ...codehostInputs(sim, 'unused', { timeout: '2m' }),
+        name: '',
+        deployments: '[{name: agent-a}, {name: agent-b}]',
+      },
+    });
+
+    const results = JSON.parse(run.outputs.results!) as Record<string, { result: string }>;
+    expect(results['agent-a']!.result).toBe('timed-out');
+    expect(results['agent-b']!.result).toBe('timed-out');
+    expect(sim.requestsTo('GET', /\/revisions\//)).toHaveLength(1);
+    expect(run.ms).toBeLessThan(5000);
+  });
+});
+
 describe('a request that never answers', () => {
   it('is cut at its own 30 s limit and tried again', async () => {
     const { sim } = ctx;

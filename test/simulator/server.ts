@@ -200,6 +200,11 @@ export interface RateLimit {
   perSecond: number;
   /** The `Retry-After` value in seconds; default 1. */
   retryAfterSeconds?: number;
+  /**
+   * Rate-limit headers on every answer: the IETF draft's (`RateLimit-Policy: "default";q=N;w=1` and
+   * `RateLimit: "default";r=left;t=reset`) or `X-RateLimit-Limit/-Remaining/-Reset`; none when unset.
+   */
+  headers?: 'ietf' | 'x-ratelimit';
 }
 
 /**
@@ -219,6 +224,8 @@ export interface SimulatorOptions {
   rateLimit?: RateLimit;
   /** Where time comes from (test/helpers/fake-clock.ts's FakeClock, with `parked` for its `busy`); default the system's. */
   clock?: Clock;
+  /** Where ids and commit shas come from, as Math.random (a seeded one replays a run exactly); default crypto's. */
+  random?: () => number;
 }
 
 type Loc = (string | number)[];
@@ -266,6 +273,8 @@ interface ArmedFault extends Fault {
 interface DepState {
   dep: Deployment;
   revs: Map<string, RevState>;
+  /** Listings that would show it and do not yet (listingLag, set by a create). */
+  unlisted?: number;
 }
 
 interface Ctx {
@@ -290,8 +299,24 @@ function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '000+00:00');
 }
 
-function sha(): string {
-  return randomBytes(20).toString('hex');
+/** `n` random bytes from `random` (SimulatorOptions.random), else from crypto. */
+function bytes(n: number, random?: () => number): Buffer {
+  if (!random) return randomBytes(n);
+  return Buffer.from(Array.from({ length: n }, () => Math.floor(random() * 256)));
+}
+
+function sha(random?: () => number): string {
+  return bytes(20, random).toString('hex');
+}
+
+/** A version 4 uuid of bytes(). */
+function uuid(random?: () => number): string {
+  if (!random) return randomUUID();
+  const b = bytes(16, random);
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /** A ref that names a commit by its full sha (SHA-1 or SHA-256). */
@@ -549,6 +574,8 @@ export class Simulator {
   dateSkewMs = 0;
   /** Creates a second deployment of a name that exists instead of answering 409 (some services allow it). */
   duplicateNames = false;
+  /** A deployment a create makes is missing from this many listings that would show it (a listing lagging behind). */
+  listingLag = 0;
   activeSwitch: ActiveSwitch = 'immediate';
   rateLimit?: RateLimit;
   /** How many answers were sent per status code (faults and 429s included). */
@@ -568,8 +595,10 @@ export class Simulator {
    */
   parked = 0;
 
-  private readonly server: Server;
-  private readonly ownTenantId = randomUUID();
+  /** Absent for a simulator without a socket (inMemory: requests come through respond()). */
+  private readonly server?: Server;
+  private readonly random?: () => number;
+  private readonly ownTenantId: string;
   /** Tenants besides the key's own the key may name in X-Tenant-Id, each with deployments of its own (addTenant). */
   private readonly otherTenants = new Set<string>();
   /** While a request is handled: the tenant it named, whose deployments alone it sees; undefined: all of them. */
@@ -591,9 +620,11 @@ export class Simulator {
   /** While `advance()` applies a change: the monotonic time it fell due, which is then the simulator's now. */
   private applyingAt?: number;
 
-  private constructor(server: Server, url: string, opts: SimulatorOptions) {
+  private constructor(server: Server | undefined, url: string, opts: SimulatorOptions) {
     this.server = server;
     this.url = url;
+    this.random = opts.random;
+    this.ownTenantId = this.uuid();
     this.apiKey = opts.apiKey ?? 'test-api-key';
     this.tenantId = opts.tenantId;
     this.timeScale = opts.timeScale ?? 1;
@@ -618,13 +649,20 @@ export class Simulator {
     return sim;
   }
 
+  /** A simulator without a socket: requests come through respond(), on the caller's side of the wire. */
+  static inMemory(opts: SimulatorOptions = {}): Simulator {
+    return new Simulator(undefined, 'http://127.0.0.1', opts);
+  }
+
   async close(): Promise<void> {
     this.due = [];
     for (const stop of this.unpark) stop.abort();
     for (const s of this.held) s.destroy();
     this.held.clear();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
+    const { server } = this;
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
     await closed;
   }
 
@@ -653,6 +691,7 @@ export class Simulator {
     this.revisionVisibleAfterMs = 0;
     this.dateSkewMs = 0;
     this.duplicateNames = false;
+    this.listingLag = 0;
     this.otherTenants.clear();
   }
 
@@ -696,7 +735,7 @@ export class Simulator {
   }): Deployment {
     this.advance();
     const source = (d.source ?? 'codehost') as Source;
-    const id = d.id ?? randomUUID();
+    const id = d.id ?? this.uuid();
     const past = isoTime(this.wall() - 3_600_000);
     const defaults: Partial<SourceConfig> =
       source === 'codehost'
@@ -805,7 +844,7 @@ export class Simulator {
   addListener(l: { compute_id: string; k8s_namespaces?: string[] | null; id?: string }): Listener {
     const now = isoTime(this.wall());
     const listener: Listener = {
-      id: l.id ?? randomUUID(),
+      id: l.id ?? this.uuid(),
       compute_type: 'k8s',
       compute_id: l.compute_id,
       compute_config: { k8s_namespaces: l.k8s_namespaces ?? null },
@@ -826,7 +865,7 @@ export class Simulator {
     const wall = this.wall();
     const now = isoTime(wall);
     const token: Token = {
-      id: t.id ?? randomUUID(),
+      id: t.id ?? this.uuid(),
       provider_id: 'codehost',
       provider_account_label: t.provider_account_label ?? 'sim-account',
       scopes: ['repo', 'read:org'],
@@ -911,6 +950,10 @@ export class Simulator {
 
   // --- state -----------------------------------------------------------------------------------
 
+  private uuid(): string {
+    return uuid(this.random);
+  }
+
   private state(id: string): DepState | undefined {
     return this.depById.get(normUuid(id) ?? id.toLowerCase());
   }
@@ -946,7 +989,7 @@ export class Simulator {
     config.repo_commit_sha =
       st.dep.source !== 'codehost' ? null : commit === undefined ? this.commitOf(config) : commit;
     const rev: Revision = {
-      id: randomUUID(),
+      id: this.uuid(),
       created_at: createdAt,
       updated_at: createdAt,
       status: 'CREATING',
@@ -963,7 +1006,9 @@ export class Simulator {
   /** The commit a new codehost revision of `config` is built from (see builtCommits). */
   private commitOf(config: SourceRevisionConfig): string {
     const ref = config.repo_ref ?? '';
-    return this.builtCommits.shift() ?? (COMMIT_SHA.test(ref) ? ref.toLowerCase() : sha());
+    return (
+      this.builtCommits.shift() ?? (COMMIT_SHA.test(ref) ? ref.toLowerCase() : sha(this.random))
+    );
   }
 
   private makeLatest(st: DepState, rs: RevState): void {
@@ -1019,39 +1064,43 @@ export class Simulator {
 
   // --- HTTP ------------------------------------------------------------------------------------
 
+  /**
+   * One request without a socket (test/sim's in-memory transport, which brings faults of its own): recorded,
+   * rate-limited and answered as one through the server is, without the scripted faults.
+   */
+  respond(request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  }): {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+  } {
+    const arrived = this.clock.now();
+    const ctx = this.received(
+      request.method,
+      request.url,
+      request.headers,
+      request.body ?? '',
+      arrived,
+    );
+    const reply = this.rateLimited(arrived) ?? this.handle(ctx);
+    const { status, headers, payload } = this.answer(ctx.rec, reply, arrived);
+    return { status, headers, body: payload };
+  }
+
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrived = this.clock.now();
-    const at = this.clock.wall();
     let raw: string;
     try {
       raw = await readBody(req);
     } catch {
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://sim');
-    let body: unknown;
-    let jsonError = false;
-    if (raw.length > 0) {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        jsonError = true;
-      }
-    }
-    const headers: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    }
-    const rec: RecordedRequest = {
-      method: (req.method ?? 'GET').toUpperCase(),
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers,
-      body,
-      at,
-    };
-    this.requests.push(rec);
-    const ctx: Ctx = { rec, raw, jsonError };
+    const ctx = this.received(req.method ?? 'GET', req.url ?? '/', req.headers, raw, arrived);
+    const { rec } = ctx;
     const send = (r: Reply) => this.send(res, rec, r, arrived);
 
     const limited = this.rateLimited(arrived);
@@ -1108,6 +1157,40 @@ export class Simulator {
     }
   }
 
+  /** A request as it arrived (at `arrived`, on the clock), recorded. */
+  private received(
+    method: string,
+    path: string,
+    given: Record<string, string | string[] | undefined>,
+    raw: string,
+    arrived: number,
+  ): Ctx {
+    const url = new URL(path, 'http://sim');
+    let body: unknown;
+    let jsonError = false;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        jsonError = true;
+      }
+    }
+    const headers: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(given)) {
+      headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    const rec: RecordedRequest = {
+      method: method.toUpperCase(),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body,
+      at: this.clock.wall() - (this.clock.now() - arrived),
+    };
+    this.requests.push(rec);
+    return { rec, raw, jsonError };
+  }
+
   /**
    * Holds a request for `ms` on the clock, or until its socket closes (no `ms`: a hang), counted in `parked`.
    * Answers whether the wait ran its course (false: the socket closed or the simulator did).
@@ -1150,6 +1233,26 @@ export class Simulator {
     return undefined;
   }
 
+  /** rateLimit's headers for an answer to the request at `at`: its window as that request left it. */
+  private limitHeaders(at: number): Record<string, string> {
+    const limit = this.rateLimit;
+    if (!limit?.headers) return {};
+    const inWindow = this.admitted.filter((t) => t > at - 1000);
+    const left = String(Math.max(0, limit.perSecond - inWindow.length));
+    // Whole seconds until the oldest request of the window leaves it.
+    const reset = String(inWindow.length ? Math.ceil((inWindow[0]! + 1000 - at) / 1000) : 0);
+    return limit.headers === 'ietf'
+      ? {
+          'ratelimit-policy': `"default";q=${limit.perSecond};w=1`,
+          ratelimit: `"default";r=${left};t=${reset}`,
+        }
+      : {
+          'x-ratelimit-limit': String(limit.perSecond),
+          'x-ratelimit-remaining': left,
+          'x-ratelimit-reset': reset,
+        };
+  }
+
   /** The deployment a write's path names (PATCH, redeploy), for `stale` and `concurrent`. */
   private writeTarget(rec: RecordedRequest): DepState | undefined {
     const id = /^\/v2\/deployments\/([^/]+)/.exec(rec.path)?.[1];
@@ -1184,22 +1287,34 @@ export class Simulator {
 
   private send(res: ServerResponse, rec: RecordedRequest, r: Reply, arrived: number): void {
     if (res.destroyed || res.headersSent) return;
+    const { status, headers, payload } = this.answer(rec, r, arrived);
+    res.writeHead(status, headers);
+    res.end(payload);
+  }
+
+  /** The reply as sent, counted and told to onAnswer. */
+  private answer(
+    rec: RecordedRequest,
+    r: Reply,
+    arrived: number,
+  ): { status: number; headers: Record<string, string>; payload: string } {
     rec.status = r.status;
     this.answered.set(r.status, (this.answered.get(r.status) ?? 0) + 1);
     this.onAnswer?.(rec, this.clock.now() - arrived);
     const payload = r.raw ?? (r.body === undefined ? '' : JSON.stringify(r.body));
     // The Date on this simulator's (skewed) clock, whole seconds as HTTP dates are, and Retry-After against it.
     const date = Math.floor((this.clock.wall() + this.dateSkewMs) / 1000) * 1000;
-    res.writeHead(r.status, {
+    const headers = {
       'content-type': r.contentType ?? 'application/json',
-      'content-length': Buffer.byteLength(payload),
+      'content-length': String(Buffer.byteLength(payload)),
       date: new Date(date).toUTCString(),
       ...(r.retryAfterDateMs === undefined
         ? {}
         : { 'retry-after': new Date(date + r.retryAfterDateMs).toUTCString() }),
+      ...this.limitHeaders(arrived),
       ...r.headers,
-    });
-    res.end(payload);
+    };
+    return { status: r.status, headers, payload };
   }
 
   private crash(e: unknown): Reply {
@@ -1395,6 +1510,10 @@ export class Simulator {
       if (q.deployment_type && dep.source_config.deployment_type !== q.deployment_type) continue;
       if (q.status && dep.status !== q.status) continue;
       if (q.image_version && dep.image_version !== q.image_version) continue;
+      if (st.unlisted) {
+        st.unlisted--;
+        continue;
+      }
       matches.push(dep);
     }
     return this.page(matches, pg.limit, pg.offset, wireDeployment);
@@ -1492,7 +1611,7 @@ export class Simulator {
       return detail(409, `Deployment with name '${body.name}' already exists.`);
     }
 
-    const id = randomUUID();
+    const id = this.uuid();
     const now = isoTime(this.wall());
     const dep: Deployment = {
       name: body.name,
@@ -1514,6 +1633,7 @@ export class Simulator {
       dep.source_config.custom_url = `https://${body.name}-${id.slice(0, 8)}.sim.example`;
     }
     const st = this.store(dep);
+    st.unlisted = this.listingLag;
     this.newRevision(st, src, this.takeTimeline(st), {});
     return json(201, wireDeployment(dep));
   }

@@ -15,8 +15,8 @@ const MAX_BYTES = 5 * 1024 - 1;
 const SAFE = /^[A-Za-z0-9_.,:/@+=%-]*$/;
 /** GitLab's other expansion: `%NAME%`. */
 const WINDOWS_REFERENCE = /%[A-Za-z_]\w*%/;
-/** Outputs that are JSON (`results`): quotes in every value, so never a line here; --json carries them. */
-const JSON_OUTPUTS = new Set(['results']);
+/** Outputs that are JSON (`results`, `changes`): quotes in every value, so never a line here; --json carries them. */
+const JSON_OUTPUTS = new Set(['results', 'changes']);
 
 export function dotenvName(output: string): string {
   return output.toUpperCase().replaceAll('-', '_');

@@ -5,6 +5,7 @@ import { COMMANDS } from '../../commands/index.ts';
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
 import { systemClock } from '../../shared/clock.ts';
+import { systemGit } from '../git.ts';
 import { gitLabCi, isGitLabCi } from '../gitlab/ci.ts';
 import { actionFile, readActionTable } from './action.ts';
 import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
@@ -74,6 +75,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
       clock: systemClock,
       transport,
       signal: controller.signal,
+      git: systemGit,
     });
     console.close();
     const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console, cwd);

@@ -85,6 +85,8 @@ export function readContext(
       // No payload: the features that need it say so when they are skipped.
     }
   }
+  // The commit of the default ref: the pushed one, or a pull request's head (GITHUB_SHA is a merge commit there).
+  if (host.ref) host.commit = github.sha;
   return { host, github };
 }
 

@@ -3,6 +3,7 @@
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
 import { systemClock } from '../../shared/clock.ts';
+import { systemGit } from '../git.ts';
 import { GitHubHost } from './host.ts';
 
 /** Never rejects: the run reports every failure itself. */
@@ -20,6 +21,7 @@ export async function run(): Promise<void> {
       clock: systemClock,
       transport,
       signal: controller.signal,
+      git: systemGit,
     });
   } finally {
     transport.dispose();

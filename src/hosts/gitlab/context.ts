@@ -47,6 +47,9 @@ export function readGitLabContext(
       host.ref = undefined;
     }
   }
+  // A merged-results pipeline runs on a merge commit; its source branch's head is the commit the ref is at.
+  if (host.ref)
+    host.commit = env.CI_MERGE_REQUEST_SOURCE_BRANCH_SHA || env.CI_COMMIT_SHA || undefined;
   return {
     host,
     gitlab: {

@@ -32,8 +32,14 @@ describe('the dotenv report', () => {
     expect(left.map((l) => l.name)).toEqual(['deployment-name', 'custom-url', 'revision-status']);
   });
 
-  it('leaves out results, JSON: --json carries it', () => {
-    expect(dotenv({ result: 'deployed', results: '{"a":{"result":"deployed"}}' })).toEqual({
+  it('leaves out results and changes, JSON: --json carries them', () => {
+    expect(
+      dotenv({
+        result: 'deployed',
+        results: '{"a":{"result":"deployed"}}',
+        changes: '{"a":{}}',
+      }),
+    ).toEqual({
       text: 'RESULT=deployed\n',
       left: [],
     });

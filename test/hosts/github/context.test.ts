@@ -26,10 +26,13 @@ describe('the GitHub runner as a host context', () => {
   it('a pull request from a branch of this repository: its number, head branch and head commit', () => {
     const { host, github } = contextOf('pull_request', pullRequest({ full_name: 'acme/agent' }), {
       GITHUB_HEAD_REF: 'feature/x',
+      GITHUB_SHA: 'c'.repeat(40),
     });
     expect(host.change).toEqual({ number: 7, headRef: 'feature/x', fromFork: false });
     expect(host.ref).toBe('feature/x');
     expect(github).toMatchObject({ pullRequest: 7, sha: 'b'.repeat(40) });
+    // The head branch is at the head commit; GITHUB_SHA is the merge commit, which no deploy builds.
+    expect(host.commit).toBe('b'.repeat(40));
   });
 
   it.each([
@@ -44,6 +47,7 @@ describe('the GitHub runner as a host context', () => {
       GITHUB_HEAD_REF: 'feature/x',
     });
     expect(host.ref).toBeUndefined();
+    expect(host.commit).toBeUndefined();
     expect(host.untrustedHead).toBe('pull_request_target');
   });
 
@@ -55,9 +59,11 @@ describe('the GitHub runner as a host context', () => {
         GITHUB_REF: 'refs/tags/v1.2.0',
         GITHUB_REF_NAME: 'v1.2.0',
         GITHUB_REF_TYPE: 'tag',
+        GITHUB_SHA: 'd'.repeat(40),
       },
     );
     expect(host.change).toBeUndefined();
     expect(host.ref).toBe('refs/tags/v1.2.0');
+    expect(host.commit).toBe('d'.repeat(40));
   });
 });

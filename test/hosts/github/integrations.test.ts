@@ -159,6 +159,18 @@ describe('environment: a GitHub Deployment', () => {
     // Made once, never retried.
     expect(gh.requests).toHaveLength(1);
   });
+  it('is not created for drift, which only reads', async () => {
+    const { sim } = ctx;
+    sim.addDeployment({ name: 'my-agent' });
+
+    const run = await act(codehost('my-agent', { command: 'drift', environment: 'production' }));
+
+    expect(run.outputs.result).toBe('drifted');
+    expect(sim.writes()).toEqual([]);
+    expect(run.stdout).toContain("environment: command 'drift' records no GitHub Deployment.");
+    expect(github.gh.requests).toEqual([]);
+  });
+
   it('is not created for token-metadata, which writes no deployment', async () => {
     const { sim } = ctx;
     const token = sim.addToken({ provider_account_label: 'old', is_default: false });
@@ -371,6 +383,13 @@ describe('dry-run', () => {
     expect(comment.body).toContain('### 📝 Planned (dry run): my-agent');
     expect(comment.body).toContain('"repo_ref": "feature"');
     expect(comment.body).toContain('"secrets": "set"');
+    // The plan, as in the summary: the head branch's commit is the pull request's head, not the merge commit.
+    expect(comment.body).toContain('#### The plan: live against these inputs');
+    expect(comment.body).toContain('| `repo_ref` | `main` | `feature` |');
+    expect(comment.body).toMatch(
+      new RegExp(`^\\| \`commit\` \\| \`[0-9a-f]{40}\` \\| \`${HEAD_SHA}\` \\|$`, 'm'),
+    );
+    expect(comment.body).toContain('| `secrets.OPENAI_API_KEY` | — | _added_ |');
     expectNoSecret(run, ...gh.requests.map((r) => JSON.stringify(r.body ?? null)));
   });
 });

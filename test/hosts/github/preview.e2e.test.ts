@@ -8,6 +8,28 @@ import { codehostInputs, INTEGRATION, useSimulator } from '../../helpers/setup.t
 const ctx = useSimulator();
 const github = useGitHub();
 
+/** The runner's variables and event of pull request #7's opening, from this repository's branch `head`. */
+function pullRequest(head: string, env: Record<string, string> = {}) {
+  return {
+    env: {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_HEAD_REF: head,
+      GITHUB_REF: 'refs/pull/7/merge',
+      GITHUB_REF_NAME: '7/merge',
+      ...env,
+    },
+    event: {
+      action: 'opened',
+      number: 7,
+      pull_request: {
+        number: 7,
+        head: { sha: 'b'.repeat(40), ref: head, repo: { full_name: 'acme/agent' } },
+        base: { ref: 'main', repo: { full_name: 'acme/agent' } },
+      },
+    },
+  };
+}
+
 it('first run of a pull request: creates support-agent-pr-7 from the head branch, a transient GitHub Deployment and one comment', async () => {
   const { sim } = ctx;
   const { gh } = github;
@@ -23,22 +45,7 @@ it('first run of a pull request: creates support-agent-pr-7 from the head branch
       preview: 'true',
       'github-token': 'ghs_fakeGitHubToken0123456789',
     }),
-    env: {
-      GITHUB_API_URL: gh.url,
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_HEAD_REF: 'feature/chat',
-      GITHUB_REF: 'refs/pull/7/merge',
-      GITHUB_REF_NAME: '7/merge',
-    },
-    event: {
-      action: 'opened',
-      number: 7,
-      pull_request: {
-        number: 7,
-        head: { sha: 'b'.repeat(40), ref: 'feature/chat', repo: { full_name: 'acme/agent' } },
-        base: { ref: 'main', repo: { full_name: 'acme/agent' } },
-      },
-    },
+    ...pullRequest('feature/chat', { GITHUB_API_URL: gh.url }),
   });
 
   expect(run.errors).toEqual([]);
@@ -63,4 +70,21 @@ it('first run of a pull request: creates support-agent-pr-7 from the head branch
   ]);
   expect(gh.commentsOn(7)).toHaveLength(1);
   expect(gh.commentsOn(7)[0]!.body).toContain('### ✅ Deployed: support-agent-pr-7');
+});
+
+it("refuses preview-name '{branch}', which a branch named support-agent would turn into production, before any request", async () => {
+  const { sim } = ctx;
+  sim.addDeployment({ name: 'support-agent' });
+
+  const run = await runAction({
+    inputs: codehostInputs(sim, 'support-agent', { preview: 'true', 'preview-name': '{branch}' }),
+    ...pullRequest('support-agent'),
+  });
+
+  expect(run.code).toBe(1);
+  expect(run.errors).toHaveLength(1);
+  expect(run.errors[0]).toMatch(
+    /^Input 'preview-name' must contain \{number\}, but is "\{branch\}"/,
+  );
+  expect(sim.requests).toEqual([]);
 });

@@ -39,6 +39,20 @@ describe('the GitLab CI context', () => {
     expect(gitlab).toMatchObject({ projectId: '7', mergeRequest: 12 });
   });
 
+  it.each([
+    ['a push: the pipeline commit', PUSH, {}, 'c'.repeat(40)],
+    ['a merge request pipeline: its head', MERGE_REQUEST, {}, 'c'.repeat(40)],
+    [
+      "a merged-results pipeline: the source branch's head, not the merge commit",
+      MERGE_REQUEST,
+      { CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: 'e'.repeat(40) },
+      'e'.repeat(40),
+    ],
+  ])('the commit of the ref, in %s', (_, variables, extra, commit) => {
+    const env = { ...variables, CI_COMMIT_SHA: 'c'.repeat(40), ...extra };
+    expect(readGitLabContext(env, '/cwd').host.commit).toBe(commit);
+  });
+
   it("of a merge request from a fork, in the fork: the source project differs, the ref is the fork's branch", () => {
     const { host, gitlab } = readGitLabContext(
       { ...MERGE_REQUEST, CI_PROJECT_ID: '99', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '99' },
@@ -59,12 +73,18 @@ describe('the GitLab CI context', () => {
     "of a fork's merge request run in the parent project (%s): no default ref, as on pull_request_target",
     (_, extra) => {
       const { host } = readGitLabContext(
-        { ...MERGE_REQUEST, ...extra, CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '99' },
+        {
+          ...MERGE_REQUEST,
+          ...extra,
+          CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '99',
+          CI_COMMIT_SHA: 'c'.repeat(40),
+        },
         '/cwd',
       );
       expect(host.change).toEqual({ number: 12, headRef: 'feature/login', fromFork: true });
       expect(host.untrustedHead).toBe('a pipeline for merge request !12 from a fork');
       expect(host.ref).toBeUndefined();
+      expect(host.commit).toBeUndefined();
     },
   );
 
