@@ -16,6 +16,7 @@ let failed = false;
 
 /** Runs one step; false when it failed (its output shown) or was stopped because another did. */
 function run(step: string): Promise<boolean> {
+  const started = performance.now();
   const child = npm(['run', '--silent', step]);
   running.add(child);
   let output = '';
@@ -25,7 +26,9 @@ function run(step: string): Promise<boolean> {
     child.on('close', (code, signal) => {
       running.delete(child);
       if (code === 0) {
-        console.log(`ok     npm run ${step}`);
+        console.log(
+          `ok     npm run ${step} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        );
         return resolve(true);
       }
       if (!failed) {
