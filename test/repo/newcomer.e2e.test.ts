@@ -36,7 +36,7 @@ beforeAll(() => {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: clone, stdio: 'ignore' });
   git('init', '-q');
   git('remote', 'add', 'origin', ORIGIN);
-}, 60_000);
+});
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** Runs a shell command line in the clone, as typed: its exit code and output. */
@@ -87,5 +87,5 @@ describe("a newcomer's first hour", () => {
     } finally {
       simulator.kill('SIGTERM');
     }
-  }, 120_000);
+  });
 });

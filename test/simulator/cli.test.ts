@@ -74,7 +74,7 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
       const { status } = (await r.json()) as { status: string };
       if (seen.at(-1) !== status) seen.push(status);
       return status === done ? true : undefined;
-    }, 5000);
+    });
     return { dep, seen };
   }
 

@@ -53,7 +53,6 @@ const pushJob = (): Record<string, string> => ({
   AGENT_DEPLOY_INTEGRATION_ID: INTEGRATION,
   AGENT_DEPLOY_GRAPH_CONFIG_PATH: 'graph.json',
   AGENT_DEPLOY_POLL_INTERVAL: '1s',
-  AGENT_DEPLOY_TIMEOUT: '10s',
 });
 /** The same project's merge request !12, with GITLAB_TOKEN. */
 const mergeRequestJob = (): Record<string, string> => ({

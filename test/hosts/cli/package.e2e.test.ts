@@ -9,6 +9,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_FILES } from '../../../scripts/package.ts';
 import { API_KEY, baseInputs, useSimulator } from '../../helpers/setup.ts';
+import { HANG_GUARD_MS } from '../../helpers/hang-guard.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ctx = useSimulator();
@@ -29,7 +30,7 @@ beforeAll(() => {
     ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball],
     { env: { ...process.env, PATH }, stdio: 'ignore' },
   );
-}, 120_000);
+}, HANG_GUARD_MS);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The installed bin, run as a shell runs it (not spawnSync: the simulator answers on this process's loop). */
