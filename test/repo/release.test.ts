@@ -1,5 +1,6 @@
 // npm run release against throw-away clones of a repository made of this one's release files
-// (package.json, package-lock.json, .gitignore, src/index.ts, a dist/ and a CHANGELOG): real git,
+// (package.json, package-lock.json, .gitignore, src/index.ts, the pages that name the release with the
+// script that sets it, a dist/ and a CHANGELOG): real git,
 // real npm, the real script. Only the `bundle` and `test` scripts are stand-ins (a copy that also
 // records the version, as the real bundle does in its User-Agent, and an exit code), so that a
 // release takes a second instead of the minutes of npm test, and so that dist/ can be made stale on
@@ -76,9 +77,17 @@ const CHANGELOG = `# Changelog
 // with one unreleased fix in the CHANGELOG, a stand-in bundle step and a passing stand-in test script.
 beforeAll(() => {
   const work = join(tmp, 'base');
-  mkdirSync(join(work, 'src'), { recursive: true });
-  mkdirSync(join(work, 'dist'));
-  for (const file of ['package.json', 'package-lock.json', '.gitignore', 'src/index.ts'])
+  for (const dir of ['src', 'dist', 'scripts', 'docs', 'templates'])
+    mkdirSync(join(work, dir), { recursive: true });
+  // The files a release rewrites (versions.ts, npm version's script, sets the docs' release) and what it runs.
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    '.gitignore',
+    'src/index.ts',
+    'scripts/versions.ts',
+    ...versionedFiles(root),
+  ])
     copyFileSync(join(root, file), join(work, file));
   git(work, 'init', '-q', '-b', 'main');
   const pkg = JSON.parse(read(work, 'package.json')) as { scripts: Record<string, string> };
