@@ -36,7 +36,7 @@ const NOW = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/', 'build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

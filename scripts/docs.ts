@@ -1,19 +1,17 @@
-// npm run docs: the input and output tables of README.md and docs/reference.md, generated from action.yml.
+// npm run docs: the input and output tables of README.md and docs/reference.md, and the GitLab CI/CD component
+// (templates/agent-deploy.yml: scripts/component.ts), generated from action.yml.
 // Each table sits between two marker comments; the prose around them is written by hand and kept:
 //   <!-- BEGIN inputs (generated from action.yml by npm run docs) -->       every input, in action.yml's order
 //   <!-- BEGIN inputs (generated from action.yml by npm run docs): command, base-url -->   only these, in this order
 //   <!-- END inputs -->
 // and the same with `outputs`. `npm run docs -- --check` changes nothing and fails, naming the files, when one is
 // not what npm run docs would write (test/repo/docs.test.ts checks the same).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-
-export interface ActionFile {
-  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
-  outputs: Record<string, { description: string }>;
-}
+import type { ActionFile } from './action-file.ts';
+import { COMPONENT_FILE, componentTemplate } from './component.ts';
 
 /** The files with generated regions, relative to the repository root. */
 export const GENERATED_FILES = ['README.md', 'docs/reference.md'];
@@ -101,6 +99,25 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (fresh === text) continue;
     stale.push(file);
     if (!check) writeFileSync(url, fresh);
+  }
+  const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+    version: string;
+  };
+  const component = new URL(COMPONENT_FILE, root);
+  const written = (() => {
+    try {
+      return readFileSync(component, 'utf8');
+    } catch {
+      return '';
+    }
+  })();
+  const fresh = componentTemplate(action, version);
+  if (fresh !== written) {
+    stale.push(COMPONENT_FILE);
+    if (!check) {
+      mkdirSync(new URL('.', component), { recursive: true });
+      writeFileSync(component, fresh);
+    }
   }
   if (check && stale.length > 0) {
     console.error(

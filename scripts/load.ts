@@ -136,7 +136,7 @@ async function matrix(sim: Simulator): Promise<boolean> {
           timeout: values.timeout,
           'poll-interval': values['poll-interval'],
         },
-        timeoutMs: timeoutMs + 60_000,
+        killAfterMs: timeoutMs + 60_000,
       });
       ended++;
       console.log(

@@ -11,7 +11,17 @@ import { parseArgs } from 'node:util';
 import { releaseChangelog } from './changelog.ts';
 
 const USAGE = 'usage: npm run release -- X.Y.Z [--dry-run] [--push]';
-const RELEASED_FILES = ['package.json', 'package-lock.json', 'CHANGELOG.md', 'dist'];
+// npm version's `version` script (scripts/versions.ts) sets the release README.md, docs/ and the GitLab component
+// (templates/) name; the tree was clean, so their folders hold no other change.
+const RELEASED_FILES = [
+  'package.json',
+  'package-lock.json',
+  'CHANGELOG.md',
+  'dist',
+  'README.md',
+  'docs',
+  'templates',
+];
 
 class Refusal extends Error {}
 function refuse(message: string): never {
@@ -142,8 +152,9 @@ function release(argv: string[]): void {
     if (!dryRun) write();
   };
   if (order > 0) {
-    step(`npm version ${version} --no-git-tag-version  (package.json, package-lock.json)`, () =>
-      runOrRefuse(['npm', 'version', version, '--no-git-tag-version'], 'npm version'),
+    step(
+      `npm version ${version} --no-git-tag-version  (package.json, package-lock.json, the docs)`,
+      () => runOrRefuse(['npm', 'version', version, '--no-git-tag-version'], 'npm version'),
     );
     // The bundle carries the version (the User-Agent), so the release commit rebuilds dist/.
     step('npm run bundle  (dist/ with the new version)', () =>

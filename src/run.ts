@@ -6,6 +6,7 @@ import { parseSettings, type SetSettings, type Settings } from './commands/index
 import type { Git, Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
+import type { Words } from './core/words.ts';
 import { afterCancel, failureLine } from './core/outcome.ts';
 import { newReport, type Plan, type RunReport } from './core/report.ts';
 import { FAILED, resultKind } from './core/result.ts';
@@ -64,7 +65,7 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
     maskSecrets(host, redactor, settings);
     integrations = await execute(deps, command, settings, set, report, log);
   } catch (error) {
-    recordFailure(report, error, log);
+    recordFailure(report, error, log, host.context.words);
   }
   try {
     await publish({ host, report, settings, set, command, sinks, log, integrations });
@@ -136,17 +137,22 @@ async function execute(
       await command.run(ctx, own);
     } catch (error) {
       if (error instanceof CancelledError || ctx.report.cancelled) ctx.report.cancelled = true;
-      recordFailure(ctx.report, error, ctx.log);
+      recordFailure(ctx.report, error, ctx.log, words);
     }
     if (ctx.report.plan) printPlan(ctx.report.plan, own, ctx.log);
   };
   const { excerpt } = log;
+  const { words } = host.context;
   try {
     if (set)
-      await runSet({ client, report, log, transport, excerpt, git, integrations }, set, runOne);
-    else await runOne({ client, report, log, transport, excerpt, git }, settings);
+      await runSet(
+        { client, report, log, transport, excerpt, words, git, integrations },
+        set,
+        runOne,
+      );
+    else await runOne({ client, report, log, transport, excerpt, words, git }, settings);
   } catch (error) {
-    recordFailure(report, error, log);
+    recordFailure(report, error, log, words);
   } finally {
     signal.removeEventListener('abort', onCancel);
   }
@@ -154,7 +160,8 @@ async function execute(
   return integrations;
 }
 
-function recordFailure(report: RunReport, error: unknown, log: Logger): void {
+/** The run's failure, from what was thrown; an input is named in the host's words. */
+function recordFailure(report: RunReport, error: unknown, log: Logger, words: Words): void {
   report.ok = false;
   if (!report.result) {
     report.result = FAILED.name;
@@ -164,6 +171,10 @@ function recordFailure(report: RunReport, error: unknown, log: Logger): void {
   const phase = error instanceof InputError ? 'inputs' : (report.phase ?? 'start');
   if (report.cancelled) {
     report.failure = { phase, message: 'The job was cancelled.' };
+    return;
+  }
+  if (error instanceof InputError) {
+    report.failure = { phase, message: error.say(words.input) };
     return;
   }
   if (error instanceof Error && error.name !== 'Error' && error.name !== 'TypeError') {

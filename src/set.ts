@@ -14,6 +14,7 @@ import { watchDeploymentStatus } from './deploy/diagnose.ts';
 import { describeTarget } from './deploy/lookup.ts';
 import type { ServiceClient } from './service/client.ts';
 import type { Transport } from './service/transport.ts';
+import type { Words } from './core/words.ts';
 import { compact } from './shared/time.ts';
 
 /** One item's command to its end, its report filled also when it fails (run.ts: as for a run of one deployment). */
@@ -28,13 +29,14 @@ interface SetContext {
   transport: Transport;
   /** Data a message quotes: an item's, and each item's message in the list's failure. */
   excerpt: Excerpt;
+  words: Words;
   git: Git;
   integrations: Integration[];
 }
 
 /** Runs the list and concludes the set's report; each item's report is in `report.items`, in the list's order. */
 export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne): Promise<void> {
-  const { client, report, log, excerpt, integrations } = ctx;
+  const { client, report, log, excerpt, words, integrations } = ctx;
   const { signal, time } = client.clock;
   const items: ItemReport[] = set.items.map(({ name, settings }) => ({
     name,
@@ -84,6 +86,7 @@ export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne):
           log: own,
           transport: ctx.transport,
           excerpt,
+          words,
           git: ctx.git,
         },
         settings,

@@ -365,7 +365,9 @@ describe('a list with the other commands', () => {
     });
 
     // A list of names is not a list of items: said before any request.
-    expect(run.errors[0]).toMatch(/^Input 'deployments': item 1 is text, not a mapping/);
+    expect(run.errors[0]).toMatch(
+      /^The inputs have 2 mistakes; nothing was sent\. Input 'deployments': item 1 is text, not a mapping.* Input 'deployments': item 2 is text, not a mapping/,
+    );
     expect(sim.requests).toEqual([]);
 
     const read = await runInProcess(world, {

@@ -81,7 +81,7 @@ export async function severalDeployments(sim: Simulator): Promise<Several> {
         Promise.all([
           runAction({
             inputs: inputs(sim, { deployments: list, 'max-parallel': String(parallel) }),
-            timeoutMs: 600_000,
+            killAfterMs: 600_000,
           }),
         ]),
       ),
@@ -89,7 +89,7 @@ export async function severalDeployments(sim: Simulator): Promise<Several> {
   rows.push(
     await measure(sim, { how: `${COUNT} separate runs at once` }, () =>
       Promise.all(
-        names.map((name) => runAction({ inputs: inputs(sim, { name }), timeoutMs: 600_000 })),
+        names.map((name) => runAction({ inputs: inputs(sim, { name }), killAfterMs: 600_000 })),
       ),
     ),
   );

@@ -43,7 +43,7 @@ export async function deployOnlyChanged(sim: Simulator): Promise<Unchanged> {
           deployments: list,
         }),
         env: { GITHUB_WORKSPACE: repo.dir, GITHUB_SHA: repo.head },
-        timeoutMs: 600_000,
+        killAfterMs: 600_000,
       });
       const wallMs = Date.now() - started;
       if (run.code !== 0) throw new Error(`bench: ${how} failed\n${run.stdout}\n${run.stderr}`);

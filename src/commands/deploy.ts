@@ -5,7 +5,7 @@ import { findNearNames, nearNameMessage, partialCheck } from '../deploy/near-nam
 import { success } from '../core/outcome.ts';
 import { conclude } from '../core/report.ts';
 import { NO_CHANGE, PLANNED } from '../core/result.ts';
-import { changedFields, createBody, patchBody, planOf } from '../deploy/request.ts';
+import { changedFields, checkCreatable, createBody, patchBody, planOf } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
 import { checkVerifiable, checkVerifiableCreated, verifyCheck } from '../deploy/verify.ts';
 import {
@@ -68,7 +68,7 @@ async function create(
   listener: Listener | undefined,
   expect: Expectation | undefined,
 ): Promise<Deployment | undefined> {
-  const { client, report, log } = ctx;
+  const { client, report, log, words } = ctx;
   // A preview's name is generated, never typed: no near name to guard against.
   const near = settings.create === 'always' || settings.preview ? [] : await nearNames(ctx, name);
   const { tenantId } = client;
@@ -78,9 +78,10 @@ async function create(
         ? nearNameMessage(name, near, {
             tenantId,
             why: 'create is false',
-            otherwise: `to create '${name}', set create: always`,
+            otherwise: `to create '${name}', ${words.set('create', 'always')}`,
+            words,
           })
-        : `No deployment is named '${name}'${tenantId ? ` in tenant ${tenantId}` : ''} and create is false: check name${tenantId ? ' and tenant-id' : ''}, or create it (create: true).`,
+        : `No deployment is named '${name}'${tenantId ? ` in tenant ${tenantId}` : ''} and create is false: check name${tenantId ? ' and tenant-id' : ''}, or create it (${words.set('create', 'true')}).`,
     );
   }
   if (near.length > 0) {
@@ -91,14 +92,18 @@ async function create(
       nearNameMessage(name, near, {
         tenantId,
         why: 'nothing was created',
-        otherwise: `to create '${name}' beside it, set create: always${integration}`,
+        otherwise: `to create '${name}' beside it, ${words.set('create', 'always')}${integration}`,
+        words,
       }),
     );
   }
   report.phase = 'resolve';
-  const repo = needsRepository(settings)
-    ? await resolveRepository(client, settings, name)
-    : undefined;
+  checkCreatable(name, settings, words);
+  const { integrationId } = settings;
+  const repo =
+    needsRepository(settings) && integrationId
+      ? await resolveRepository(client, { ...settings, integrationId })
+      : undefined;
   const body = createBody(name, settings, repo, listener);
   const verify = checkVerifiableCreated(settings, name);
   if (settings.dryRun || settings.skipUnchanged)

@@ -1,8 +1,8 @@
 // The commands of the action. A command is one file (a Command: command.ts) and one entry below.
-import { InputError } from '../core/errors.ts';
 import type { HostContext } from '../core/host.ts';
 import { itemInputs, ofItem } from '../inputs/deployments.ts';
 import { type DeploymentRef, type ReadInput, readInputs } from '../inputs/index.ts';
+import { Mistakes } from '../inputs/mistakes.ts';
 import type { Command } from './command.ts';
 import { deploy } from './deploy.ts';
 import { drift } from './drift.ts';
@@ -41,31 +41,36 @@ export interface SetSettings {
 /**
  * Every input validated, then the command they name and its settings. With `deployments`, every item's settings
  * too, in `set`; `settings` are then the first item's, whose step-wide fields (the key, timeout, environment, …) are
- * every item's.
+ * every item's. Throws one InputError naming every mistake found, of the step and of every item.
  */
 export async function parseSettings(
   read: ReadInput,
   context: HostContext,
 ): Promise<{ command: Command<Settings>; settings: Settings; set?: SetSettings }> {
-  const inputs = await readInputs(read, context, COMMAND_NAMES);
-  const command = COMMANDS[inputs.command as CommandName] as Command<Settings> | undefined;
-  if (!command) throw new InputError('command', `is not one of ${COMMAND_NAMES.join(', ')}.`);
-  const items = await itemInputs(read, inputs, context, COMMAND_NAMES);
-  if (!items) return { command, settings: command.settings(inputs) };
+  const mistakes = new Mistakes();
+  const inputs = await readInputs(read, context, COMMAND_NAMES, mistakes);
+  const command = COMMANDS[inputs.command as CommandName] as Command<Settings>;
+  const items = await itemInputs(read, inputs, context, COMMAND_NAMES, mistakes);
+  if (!items) {
+    const settings = mistakes.check(() => command.settings(inputs), true);
+    mistakes.throwIfAny();
+    return { command, settings: settings! };
+  }
   const set: SetSettings = {
-    items: items.map(({ name, inputs: own }) => {
-      let settings: Settings;
-      try {
-        settings = command.settings(own);
-      } catch (error) {
-        throw ofItem(error, name);
-      }
+    items: items.flatMap(({ name, inputs: own }) => {
+      const settings = mistakes.check(() => {
+        try {
+          return command.settings(own);
+        } catch (error) {
+          throw ofItem(error, name);
+        }
+      }, true);
       // The commands that take a list (inputs/deployments.ts) each act on one deployment.
-      if (!('target' in settings)) throw new InputError('command', 'does not take deployments.');
-      return { name, settings };
+      return settings && 'target' in settings ? [{ name, settings }] : [];
     }),
     maxParallel: inputs.maxParallel,
     failFast: inputs.failFast,
   };
+  mistakes.throwIfAny();
   return { command, settings: set.items[0]!.settings, set };
 }

@@ -129,7 +129,7 @@ async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promi
         }
       : {}),
   };
-  checkDeploy(deploy);
+  checkDeploy(deploy, ctx.words);
   try {
     await deployTo(ctx, deploy, existing, (built) => notAsPromoted(built, promotion));
   } catch (error) {

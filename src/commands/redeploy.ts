@@ -56,6 +56,7 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
         client,
         describeTarget(settings.target),
         'redeploy needs an existing deployment',
+        ctx.words,
       ),
     );
   report.deployment = target;

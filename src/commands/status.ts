@@ -70,7 +70,7 @@ export const status: Command<StatusSettings> = {
 };
 
 async function statusRun(
-  { client, report }: CommandContext,
+  { client, report, words }: CommandContext,
   settings: StatusSettings,
 ): Promise<void> {
   report.phase = 'lookup';
@@ -81,6 +81,7 @@ async function statusRun(
         client,
         describeTarget(settings.target),
         'status reads an existing deployment',
+        words,
       ),
     );
   report.deployment = target;

@@ -4,6 +4,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { Logger } from './logger.ts';
 import type { RunReport } from './report.ts';
+import type { Words } from './words.ts';
 
 /** What the CI run knows about itself: the facts the inputs' defaults and the integrations are made from. */
 export interface HostContext {
@@ -29,6 +30,8 @@ export interface HostContext {
   workspace: string;
   /** A link to this CI run, for the comment. */
   runUrl?: string;
+  /** How this CI names an input and the ways to give one, for messages. */
+  words: Words;
 }
 
 /** The repository checked out for the run, read through the `git` on the host's PATH (the plan's `paths`). */

@@ -6,6 +6,7 @@ import type { RunReport } from '../core/report.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Transport } from '../service/transport.ts';
+import type { Words } from '../core/words.ts';
 
 export interface FollowContext {
   client: ServiceClient;
@@ -15,4 +16,6 @@ export interface FollowContext {
   transport: Transport;
   /** Data a message quotes (a value in the advice): redacted before it is cut. */
   excerpt: Excerpt;
+  /** How the host names the inputs, for advice. */
+  words: Words;
 }

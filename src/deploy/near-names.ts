@@ -7,6 +7,7 @@ import { listDeployments } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import { allPages } from '../service/paging.ts';
 import type { Deployment } from '../service/schemas.ts';
+import type { Words } from '../core/words.ts';
 
 /** Pages of 100 read per search term (at most six terms): a few hundred KiB each. */
 export const PAGES_PER_TERM = 5;
@@ -167,10 +168,16 @@ export function partialCheck(name: string, { near, terms, cut }: NearNames): str
  * Why `name` cannot be used, when no deployment has it and it must exist (`then` says for what): led by the names
  * one typo away when there are any, else saying where it looked.
  */
-export async function notFound(client: ServiceClient, name: string, then: string): Promise<string> {
+export async function notFound(
+  client: ServiceClient,
+  name: string,
+  then: string,
+  words: Words,
+): Promise<string> {
   const found = await findNearNames(client, name);
   const { tenantId } = client;
-  if (found.near.length > 0) return nearNameMessage(name, found.near, { tenantId, why: then });
+  if (found.near.length > 0)
+    return nearNameMessage(name, found.near, { tenantId, why: then, words });
   const partial = partialCheck(name, found);
   return `No deployment is named '${name}'${tenantId ? ` in tenant ${tenantId}` : ''}: ${then}.${partial ? ` ${partial}` : ''}`;
 }
@@ -183,7 +190,7 @@ export async function notFound(client: ServiceClient, name: string, then: string
 export function nearNameMessage(
   name: string,
   near: NearName[],
-  options: { tenantId?: string; why?: string; otherwise?: string },
+  options: { tenantId?: string; why?: string; otherwise?: string; words: Words },
 ): string {
   const shown = near.slice(0, SHOWN);
   const names = shown.map(({ deployment }) => `'${deployment.name}'`);
@@ -193,7 +200,7 @@ export function nearNameMessage(
   const where = options.tenantId ? ` in tenant ${options.tenantId}` : '';
   const use =
     shown.length === 1
-      ? `For '${shown[0]!.deployment.name}', set name: ${shown[0]!.deployment.name}`
-      : 'For one of them, set name to its name';
+      ? `For '${shown[0]!.deployment.name}', ${options.words.set('name', shown[0]!.deployment.name)}`
+      : `For one of them, ${options.words.set('name', '<its name>')}`;
   return `Did you mean ${names.join(' or ')}? No deployment is named '${name}'${where}, and ${which} ${shown.length === 1 ? 'is' : 'are'} one typo away${options.why ? `: ${options.why}` : ''}. ${use}${options.otherwise ? `; ${options.otherwise}` : ''}.`;
 }

@@ -1,6 +1,7 @@
 import type { DeploySettings } from '../inputs/index.ts';
-import { DeployError } from '../core/errors.ts';
+import { DeployError, InputError, type Mistake } from '../core/errors.ts';
 import type { Plan } from '../core/report.ts';
+import type { Words } from '../core/words.ts';
 import type { Call } from '../service/calls.ts';
 import type {
   CreateDeploymentBody,
@@ -40,6 +41,43 @@ function revisionConfig(
   });
 }
 
+/**
+ * Every input a create of `name` needs that is not given, in one InputError before any write: the lookup found no
+ * deployment, and each run naming one more missing input would be one run too many.
+ */
+export function checkCreatable(name: string, s: DeploySettings, words: Words): void {
+  const mistakes: Mistake[] = [];
+  const codehost = 'to create a codehost deployment';
+  if (s.source === 'codehost') {
+    if (!s.integrationId)
+      mistakes.push({
+        input: 'integration-id',
+        problem: `is required ${codehost}: give the uuid of the code-hosting integration (the service's integrations page).`,
+      });
+    if (!s.graphConfigPath)
+      mistakes.push({
+        input: 'graph-config-path',
+        problem: `is required ${codehost}: give the path of the graph configuration file in the repository.`,
+      });
+    if (!s.repoUrl && !s.repository)
+      mistakes.push({
+        input: 'repo-url',
+        problem: `is required ${codehost} when no repository is known (${words.noRepository}): give the repository's URL.`,
+      });
+  }
+  if (s.source === 'external_docker' && !s.imageUri)
+    mistakes.push({
+      input: 'image-uri',
+      problem: 'is required to create an external_docker deployment: give the image to run.',
+    });
+  const count = mistakes.length === 1 ? 'an input' : `${mistakes.length} inputs`;
+  if (mistakes.length > 0)
+    throw new InputError(
+      mistakes,
+      `'${name}' does not exist yet, and creating it needs ${count} not given; nothing was written.`,
+    );
+}
+
 export function createBody(
   name: string,
   s: DeploySettings,
@@ -47,16 +85,6 @@ export function createBody(
   listener: Listener | undefined,
 ): CreateDeploymentBody {
   const codehost = s.source === 'codehost';
-  if (codehost && !s.graphConfigPath) {
-    throw new DeployError(
-      `graph-config-path is required to create a codehost deployment ('${name}' does not exist yet): give the path of the graph configuration file in the repository.`,
-    );
-  }
-  if (s.source === 'external_docker' && !s.imageUri) {
-    throw new DeployError(
-      `image-uri is required to create an external_docker deployment ('${name}' does not exist yet).`,
-    );
-  }
   const body: CreateDeploymentBody = {
     name,
     source: s.source,

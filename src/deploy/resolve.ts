@@ -14,26 +14,16 @@ import { sameRepoUrl } from '../shared/url.ts';
 const SHOWN = 10;
 
 /**
- * The integration's listed repository: the one whose url is repo-url when that is given, else the one for
- * GITHUB_REPOSITORY (owner and name compared case-insensitively).
+ * The integration's listed repository: the one whose url is repo-url when that is given, else the one for the
+ * host's repository (GITHUB_REPOSITORY, CI_PROJECT_PATH, the checkout's origin; owner and name compared
+ * case-insensitively). The inputs are checked first (request.ts: checkCreatable): an integration and one of the two.
  */
 export async function resolveRepository(
   client: ServiceClient,
-  settings: DeploySettings,
-  name: string,
+  settings: DeploySettings & { integrationId: string },
 ): Promise<Repository> {
   const { integrationId, integrationKind, repository, repoUrl } = settings;
-  if (!integrationId) {
-    throw new DeployError(
-      `'${name}' does not exist yet, and integration-id is required to create a codehost deployment: give the uuid of the code-hosting integration.`,
-    );
-  }
-  const want = repoUrl ?? (repository && `${repository.owner}/${repository.name}`);
-  if (!want) {
-    throw new DeployError(
-      'repo-url is required outside GitHub Actions (GITHUB_REPOSITORY is not set): give the repository URL.',
-    );
-  }
+  const want = repoUrl ?? `${repository?.owner}/${repository?.name}`;
   const repos = await client.send(listRepositories(integrationKind, integrationId));
   const found = repos.find((r) =>
     repoUrl

@@ -39,6 +39,20 @@ export const systemGit: Git = {
   },
 };
 
+/**
+ * The URL of the checkout's `origin` remote (the command line's repository when no CI names one), or why there is
+ * none. Read from the local configuration: no remote is asked.
+ */
+export async function originUrl(dir: string): Promise<{ url: string } | { why: string }> {
+  const origin = await git(dir, ['remote', 'get-url', 'origin'], new AbortController().signal);
+  if (origin.ok) return { url: origin.out.trim() };
+  return {
+    why: origin.missing
+      ? "no git on PATH to read the checkout's origin remote"
+      : 'the working directory is not a git checkout with an origin remote',
+  };
+}
+
 type Outcome = { ok: true; out: string } | { ok: false; err: string; missing: boolean };
 
 /**

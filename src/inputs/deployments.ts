@@ -4,10 +4,11 @@
 // of that name means on the step, and a mistake in it is named as the same input's, of that item.
 import type { HostContext } from '../core/host.ts';
 import { nearestHint } from '../shared/nearest.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError, type Mistake } from '../core/errors.ts';
+import { Mistakes } from './mistakes.ts';
 import { type Inputs, type ReadInput, readInputs } from './index.ts';
 import { kindOf } from './resource-spec.ts';
-import { readDocument } from './workspace-file.ts';
+import { readDocument, type Workspace } from './workspace-file.ts';
 
 /** The inputs an item may set for itself, besides its name (the contract's list; `from` with command promote). */
 export const ITEM_INPUTS = [
@@ -83,17 +84,29 @@ interface Item {
 
 /**
  * With `deployments`: each item's name and inputs (the step's, with the item's over them), in the list's order;
- * undefined without it. Throws InputError, before anything is sent, for a list or an item that cannot be used.
+ * undefined without it. Every mistake of the list and of each item's own values goes to `mistakes`, named by item
+ * and key (the step's own are the step's, named once), and the caller throws them all before anything is sent.
  */
 export async function itemInputs(
   read: ReadInput,
   inputs: Inputs,
   context: HostContext,
   commands: readonly [string, ...string[]],
+  mistakes: Mistakes,
 ): Promise<{ name: string; inputs: Inputs }[] | undefined> {
   if (inputs.deployments === undefined) return undefined;
-  checkStep(inputs);
-  const items = await readItems(inputs.deployments, context.workspace, inputs.command);
+  if (!SET_COMMANDS.includes(inputs.command)) {
+    // A command that takes no list has no items to read.
+    mistakes.add(
+      new InputError(
+        INPUT,
+        `applies to commands ${SET_COMMANDS.join(', ')}, not '${inputs.command}'; run ${inputs.command} once per deployment, or drop deployments.`,
+      ),
+    );
+    return [];
+  }
+  mistakes.check(() => checkStep(inputs));
+  const items = await readItems(inputs.deployments, context, inputs.command, mistakes);
   const overlay =
     (item: Item): ReadInput =>
     (name) => {
@@ -103,11 +116,13 @@ export async function itemInputs(
     };
   const all: { name: string; inputs: Inputs }[] = [];
   for (const item of items) {
-    try {
-      all.push({ name: item.name, inputs: await readInputs(overlay(item), context, commands) });
-    } catch (error) {
-      throw ofItem(error, item.name);
-    }
+    const own = new Mistakes();
+    all.push({ name: item.name, inputs: await readInputs(overlay(item), context, commands, own) });
+    own.moveTo(
+      mistakes,
+      `${INPUT} item '${item.name}'`,
+      ({ input }) => input === 'name' || Object.hasOwn(item.values, input),
+    );
   }
   return all;
 }
@@ -115,108 +130,131 @@ export async function itemInputs(
 /** An item's input error names the item: "Input 'image-uri' of deployments item 'agent-b' …". */
 export function ofItem(error: unknown, name: string): unknown {
   return error instanceof InputError
-    ? new InputError(error.input, error.problem, `${INPUT} item '${name}'`)
+    ? new InputError(
+        error.mistakes.map((mistake) => ({ ...mistake, where: `${INPUT} item '${name}'` })),
+        error.lead,
+      )
     : error;
 }
 
-/** The step's inputs that do not go with a list. */
-function checkStep({ command, name, deploymentId, fromRevisionId, common }: Inputs): void {
-  if (!SET_COMMANDS.includes(command))
-    throw new InputError(
-      INPUT,
-      `applies to commands ${SET_COMMANDS.join(', ')}, not '${command}'; run ${command} once per deployment, or drop deployments.`,
-    );
+/** The step's inputs that do not go with a list: every one named. */
+function checkStep({ name, deploymentId, fromRevisionId, common }: Inputs): void {
+  const mistakes: Mistake[] = [];
   if (name !== undefined)
-    throw new InputError(
-      'name',
-      'cannot be used with deployments: each item of the list names its deployment; drop name, or give it as an item.',
-    );
+    mistakes.push({
+      input: 'name',
+      problem:
+        'cannot be used with deployments: each item of the list names its deployment; drop name, or give it as an item.',
+    });
   if (deploymentId !== undefined)
-    throw new InputError(
-      'deployment-id',
-      'cannot be used with deployments: the items are found by their names; drop deployment-id.',
-    );
+    mistakes.push({
+      input: 'deployment-id',
+      problem:
+        'cannot be used with deployments: the items are found by their names; drop deployment-id.',
+    });
   if (fromRevisionId !== undefined)
-    throw new InputError(
-      'from-revision-id',
-      'cannot be used with deployments: a revision belongs to one source deployment; promote it in a step of its own (name, from and from-revision-id).',
-    );
+    mistakes.push({
+      input: 'from-revision-id',
+      problem:
+        'cannot be used with deployments: a revision belongs to one source deployment; promote it in a step of its own (name, from and from-revision-id).',
+    });
   if (common.preview)
-    throw new InputError(
-      'preview',
-      "cannot be used with deployments: a preview is one pull request's deployment; run the previews in a step of their own.",
-    );
+    mistakes.push({
+      input: 'preview',
+      problem:
+        "cannot be used with deployments: a preview is one pull request's deployment; run the previews in a step of their own.",
+    });
+  if (mistakes.length > 0) throw new InputError(mistakes);
 }
 
-/** The list's items, each checked for its form (the values are checked as inputs later); names unique. */
-export async function readItems(raw: string, workspace: string, command: string): Promise<Item[]> {
-  const { doc, where } = await readDocument(INPUT, raw, workspace, {
-    what: 'a deployments list',
-    inline: 'the list',
-    form: FORM,
-  });
-  if (!Array.isArray(doc))
-    throw new InputError(INPUT, `${where} is ${kindOf(doc)}, not a list; ${FORM}.`);
+/**
+ * The list's items, each checked for its form (the values are checked as inputs later); names unique. Every
+ * mistake goes to `mistakes`, each by item and key; the items answered are those with a name, with the values
+ * that could be read, so that theirs are checked in the same run.
+ */
+export async function readItems(
+  raw: string,
+  workspace: Workspace,
+  command: string,
+  mistakes: Mistakes,
+): Promise<Item[]> {
+  const read = await mistakes.settle(() =>
+    readDocument(INPUT, raw, workspace, {
+      what: 'a deployments list',
+      inline: 'the list',
+      form: FORM,
+    }),
+  );
+  if (!read) return [];
+  const { doc, where } = read;
+  const refuse = (problem: string): Item[] => {
+    mistakes.add(new InputError(INPUT, problem));
+    return [];
+  };
+  if (!Array.isArray(doc)) return refuse(`${where} is ${kindOf(doc)}, not a list; ${FORM}.`);
   if (doc.length === 0)
-    throw new InputError(
-      INPUT,
+    return refuse(
       `${where} is an empty list; give at least one deployment (- name: my-agent), or drop deployments.`,
     );
   if (doc.length > MAX_ITEMS)
-    throw new InputError(
-      INPUT,
+    return refuse(
       `${where} has ${doc.length} items, more than the ${MAX_ITEMS} one step deploys; split it over several steps or jobs.`,
     );
-  const items = doc.map((entry, i) => readItem(entry, i + 1, command));
+  const items = doc.flatMap((entry, i) => {
+    const { item, problems } = readItem(entry, i + 1, command);
+    for (const problem of problems) mistakes.add(new InputError(INPUT, problem));
+    return item ? [{ ...item, n: i + 1 }] : [];
+  });
   const first = new Map<string, number>();
   const twice: string[] = [];
-  items.forEach((item, i) => {
-    const seen = first.get(item.name);
-    if (seen === undefined) first.set(item.name, i + 1);
-    else twice.push(`'${item.name}' (items ${seen} and ${i + 1})`);
-  });
+  for (const { name, n } of items) {
+    const seen = first.get(name);
+    if (seen === undefined) first.set(name, n);
+    else twice.push(`'${name}' (items ${seen} and ${n})`);
+  }
   if (twice.length)
-    throw new InputError(
-      INPUT,
+    refuse(
       `names ${twice.join(', ')} more than once; list each deployment once (its outputs, summary and GitHub Deployment are keyed by name).`,
     );
-  return items;
+  return items.map(({ name, values }) => ({ name, values }));
 }
 
-function readItem(entry: unknown, n: number, command: string): Item {
+/** An item, when it has a name, with the values that could be read; and a problem for each key that could not. */
+function readItem(entry: unknown, n: number, command: string): { item?: Item; problems: string[] } {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
-    throw new InputError(
-      INPUT,
-      `item ${n} is ${kindOf(entry)}, not a mapping; give each item its name and the inputs it sets (- name: my-agent).`,
-    );
+    return {
+      problems: [
+        `item ${n} is ${kindOf(entry)}, not a mapping; give each item its name and the inputs it sets (- name: my-agent).`,
+      ],
+    };
   const fields = entry as Record<string, unknown>;
   const { name } = fields;
   if (typeof name !== 'string' || name.trim() === '')
-    throw new InputError(
-      INPUT,
-      name === undefined || name === null || name === ''
-        ? `item ${n} has no name; give each item the name of its deployment (name: my-agent).`
-        : `item ${n}'s name is ${kindOf(name)}; give the deployment's name as text (name: "my-agent").`,
-    );
+    return {
+      problems: [
+        name === undefined || name === null || name === ''
+          ? `item ${n} has no name; give each item the name of its deployment (name: my-agent).`
+          : `item ${n}'s name is ${kindOf(name)}; give the deployment's name as text (name: "my-agent").`,
+      ],
+    };
   const values: Record<string, string> = {};
-  const mistakes: string[] = [];
+  const problems: string[] = [];
+  const problem = (text: string) => problems.push(`item ${n} ('${name.trim()}'): ${text}.`);
   for (const [key, value] of Object.entries(fields)) {
     if (key === 'name') continue;
     if (!(ITEM_INPUTS as readonly string[]).includes(key)) {
-      mistakes.push(unknownKey(key));
+      problem(unknownKey(key));
       continue;
     }
     if (key === 'from' && command !== 'promote') {
-      mistakes.push(`'from' applies to command promote, not '${command}'`);
+      problem(`'from' applies to command promote, not '${command}'`);
       continue;
     }
     const text = valueText(key, value);
     if (text.problem === undefined) values[key] = text.value;
-    else mistakes.push(text.problem);
+    else problem(text.problem);
   }
-  if (mistakes.length)
-    throw new InputError(INPUT, `item ${n} ('${name.trim()}'): ${mistakes.join('; ')}.`);
-  return { name: name.trim(), values };
+  return { item: { name: name.trim(), values }, problems };
 }
 
 /** An item's value as the text its input is given as; resource-spec is a mapping, the others are scalars. */

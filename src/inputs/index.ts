@@ -14,7 +14,9 @@ import {
   type DeploymentRef,
   type FollowSettings,
 } from './settings.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError, type Mistake } from '../core/errors.ts';
+import type { Words } from '../core/words.ts';
+import type { Mistakes } from './mistakes.ts';
 import {
   between,
   bool,
@@ -55,6 +57,8 @@ export interface Inputs {
   metadata: { provider_account_label?: string; is_default?: boolean };
   /** The host's word for a run whose default ref its change's author would choose (HostContext.untrustedHead). */
   untrustedHead?: string;
+  /** How the host names inputs, for the commands' messages about them. */
+  words: Words;
   /** deployments as given (its items are read by inputs/deployments.ts), and how they run. */
   deployments?: string;
   maxParallel: number;
@@ -62,43 +66,53 @@ export interface Inputs {
 }
 
 /**
- * Reads and validates every input given, whatever the command, before anything is sent. Throws InputError with one
- * line naming the input, the problem and the accepted form. Never echoes api-key or secret values.
+ * Reads and validates every input given, whatever the command, before anything is sent. Each input that cannot be
+ * used goes to `mistakes` (one line naming it, the problem and the accepted form), and reading goes on as if it
+ * were not given: the caller throws them all at once, and never uses these inputs then. Never echoes api-key or
+ * secret values.
  */
 export async function readInputs(
   read: ReadInput,
   context: HostContext,
   commands: readonly [string, ...string[]],
+  mistakes: Mistakes,
 ): Promise<Inputs> {
+  const { words } = context;
   const text = (name: string): string | undefined => {
     const value = read(name).trim();
     return value === '' ? undefined : value;
   };
   const one = <T>(name: string, schema: z.ZodMiniType<T>): T => {
     const result = schema.safeParse(text(name));
-    if (!result.success)
-      throw new InputError(name, result.error.issues[0]?.message ?? 'invalid value');
-    return result.data;
+    if (result.success) return result.data;
+    mistakes.add(new InputError(name, result.error.issues[0]?.message ?? 'invalid value'));
+    // As if not given: its default, or nothing for a required one (the run stops at the mistakes anyway).
+    const fallback = schema.safeParse(undefined);
+    return (fallback.success ? fallback.data : undefined) as T;
   };
 
   const command = one('command', z._default(oneOf(commands), 'deploy'));
   // Before base-url and api-key: a fork's run has no secrets, and what to fix then is not the key.
-  const preview = previewOf(
-    command,
-    {
-      wanted: one('preview', z._default(bool, false)),
-      template: text('preview-name'),
-      name: text('name'),
-      deploymentId: text('deployment-id'),
-    },
-    context,
+  const preview = mistakes.check(() =>
+    previewOf(
+      command,
+      {
+        wanted: one('preview', z._default(bool, false)),
+        template: text('preview-name'),
+        name: text('name'),
+        deploymentId: text('deployment-id'),
+      },
+      context,
+    ),
   );
-  const baseUrl = one('base-url', z.pipe(required('base-url'), serviceUrl));
-  const apiKey = one('api-key', required('api-key'));
-  if (/\s/.test(apiKey))
-    throw new InputError(
-      'api-key',
-      'contains white space; paste the key alone (use a secret: ${{ secrets.NAME }}).',
+  const baseUrl = one('base-url', z.pipe(required('base-url', words), serviceUrl));
+  const apiKey = one('api-key', required('api-key', words));
+  if (apiKey !== undefined && /\s/.test(apiKey))
+    mistakes.add(
+      new InputError(
+        'api-key',
+        `contains white space; paste the key alone: ${words.give('api-key')}.`,
+      ),
     );
   const common: CommonSettings = {
     baseUrl,
@@ -106,7 +120,7 @@ export async function readInputs(
     tenantId: one('tenant-id', z.optional(uuid)),
     timeoutMs: one('timeout', z._default(duration, 30 * 60_000)),
     dryRun: one('dry-run', z._default(bool, false)),
-    secrets: parseSecrets(text('secrets')),
+    secrets: mistakes.check(() => parseSecrets(text('secrets'))),
     // A preview's defaults: a GitHub Deployment in environment `preview`, and the comment (action.yml leaves
     // pr-comment empty so that a false given can be told from the default).
     environment: text('environment') ?? (preview ? 'preview' : undefined),
@@ -114,9 +128,8 @@ export async function readInputs(
     preview,
   };
   if (common.timeoutMs > MAX_TIMEOUT_MS)
-    throw new InputError(
-      'timeout',
-      'is longer than 6h, the longest a job may run; use at most 6h.',
+    mistakes.add(
+      new InputError('timeout', 'is longer than 6h, the longest a job may run; use at most 6h.'),
     );
 
   const imageUri = one('image-uri', z.optional(imageUriValue));
@@ -153,19 +166,21 @@ export async function readInputs(
     buildCommand: text('build-command'),
     listener: text('listener'),
     k8sNamespace: text('k8s-namespace'),
-    resourceSpec: await parseResourceSpec(text('resource-spec'), context.workspace),
-    secretReferences: parseSecretReferences(text('secret-references')),
+    resourceSpec: await mistakes.settle(() => parseResourceSpec(text('resource-spec'), context)),
+    secretReferences: mistakes.check(() => parseSecretReferences(text('secret-references'))),
     repository: context.repository,
     skipUnchanged: one('skip-unchanged', z._default(bool, false)),
-    paths: parsePaths(text('paths')),
+    paths: mistakes.check(() => parsePaths(text('paths'))),
     event: { ref: context.ref, commit: context.commit },
     workspace: context.workspace,
   };
   const fromRevisionId = one('from-revision-id', z.optional(uuid));
   if (fromRevisionId && command !== 'promote')
-    throw new InputError(
-      'from-revision-id',
-      `applies to command promote, not '${command}'; set command: promote (with from), or drop from-revision-id.`,
+    mistakes.add(
+      new InputError(
+        'from-revision-id',
+        `applies to command promote, not '${command}'; ${words.set('command', 'promote')} (with from), or drop from-revision-id.`,
+      ),
     );
   return {
     command,
@@ -184,6 +199,7 @@ export async function readInputs(
       is_default: one('is-default', z.optional(bool)),
     }),
     untrustedHead: context.untrustedHead,
+    words,
     deployments: text('deployments'),
     // Checked whether or not deployments is given, like verify-timeout.
     maxParallel: one('max-parallel', z._default(between(1, 16), 4)),
@@ -200,7 +216,7 @@ export function deploySettings(inputs: Inputs): DeploySettings {
     command: 'deploy',
     target: targetRef(inputs),
   };
-  checkDeploy(settings, inputs.untrustedHead);
+  checkDeploy(settings, inputs.words, inputs.untrustedHead);
   return settings;
 }
 
@@ -215,36 +231,36 @@ export function targetRef({ command, name, deploymentId, common }: Inputs): Depl
   );
 }
 
-/** The checks of settings for a deploy that no request can change (promote checks its resolved ones too). */
-export function checkDeploy(s: DeploySettings, untrustedHead?: string): void {
-  if (s.source === 'codehost' && !s.repoRef && untrustedHead) {
-    throw new InputError(
-      'repo-ref',
-      `is required on ${untrustedHead}: that workflow runs with your secrets, and the default would be the pull request's head branch, code its author controls; set repo-ref to the ref to deploy (the base branch, or a head commit you reviewed).`,
-    );
-  }
-  if (s.imageUri && s.source === 'codehost') {
-    throw new InputError(
-      'image-uri',
-      "cannot be used with source 'codehost' (it builds from the repository); drop image-uri or set source: external_docker.",
-    );
-  }
-  if (s.secretReferences && s.source !== 'external_docker') {
-    throw new InputError(
-      'secret-references',
-      `applies only to source 'external_docker', not '${s.source}'; use secrets instead.`,
-    );
-  }
-  if (s.k8sNamespace && !s.listener) {
-    throw new InputError(
-      'k8s-namespace',
-      'needs listener: name the listener (uuid or compute_id) the namespace belongs to.',
-    );
-  }
-  if (s.buildOnPush && s.repoRef?.startsWith('refs/tags/')) {
-    throw new InputError(
-      'build-on-push',
-      `cannot be true when the ref is a tag (${s.repoRef}): tags never move; set build-on-push: false or deploy a branch.`,
-    );
-  }
+/**
+ * The checks of settings for a deploy that no request can change (promote checks its resolved ones too): every
+ * mistake in one InputError.
+ */
+export function checkDeploy(s: DeploySettings, words: Words, untrustedHead?: string): void {
+  const mistakes: Mistake[] = [];
+  if (s.source === 'codehost' && !s.repoRef && untrustedHead)
+    mistakes.push({
+      input: 'repo-ref',
+      problem: `is required on ${untrustedHead}: that workflow runs with your secrets, and the default would be the pull request's head branch, code its author controls; set repo-ref to the ref to deploy (the base branch, or a head commit you reviewed).`,
+    });
+  if (s.imageUri && s.source === 'codehost')
+    mistakes.push({
+      input: 'image-uri',
+      problem: `cannot be used with source 'codehost' (it builds from the repository); drop image-uri or ${words.set('source', 'external_docker')}.`,
+    });
+  if (s.secretReferences && s.source !== 'external_docker')
+    mistakes.push({
+      input: 'secret-references',
+      problem: `applies only to source 'external_docker', not '${s.source}'; use secrets instead.`,
+    });
+  if (s.k8sNamespace && !s.listener)
+    mistakes.push({
+      input: 'k8s-namespace',
+      problem: 'needs listener: name the listener (uuid or compute_id) the namespace belongs to.',
+    });
+  if (s.buildOnPush && s.repoRef?.startsWith('refs/tags/'))
+    mistakes.push({
+      input: 'build-on-push',
+      problem: `cannot be true when the ref is a tag (${s.repoRef}): tags never move; ${words.set('build-on-push', 'false')} or deploy a branch.`,
+    });
+  if (mistakes.length > 0) throw new InputError(mistakes);
 }

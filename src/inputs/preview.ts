@@ -49,18 +49,18 @@ export function previewOf(
   return { name: previewName(given, change), number: change.number, closing };
 }
 
-/** The run's pull request, which must be this repository's own and reached by the pull_request event. */
+/** The run's pull request, which must be this repository's own and reached by its own run (pull_request). */
 function changeOf(context: HostContext, input: string, what: string): Change {
-  const { change, event, untrustedHead } = context;
+  const { change, event, untrustedHead, words } = context;
   if (untrustedHead)
     throw new InputError(
       input,
-      `${what} runs on the pull_request event, not ${untrustedHead}: that event gives your secrets to a run whose pull request's author chooses the code; use on: pull_request (see the preview recipe).`,
+      `${what} runs in a pull request's own run, not ${untrustedHead}: that one gives your secrets to a run whose pull request's author chooses the code; use ${words.changeRun} (see the preview recipe).`,
     );
   if (!change)
     throw new InputError(
       input,
-      `${what} needs a pull request's run (on: pull_request), but this run (${event ? `event '${event}'` : 'no event named'}) has no pull request; run it on pull_request, or drop it from this workflow.`,
+      `${what} needs a pull request's run (${words.changeRun}), but this run (${event ? `event '${event}'` : 'no event named'}) has no pull request; run it there, or drop it from this job.`,
     );
   if (change.fromFork)
     throw new InputError(

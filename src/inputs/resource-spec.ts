@@ -3,12 +3,12 @@ import * as z from '../shared/zod.ts';
 import { ResourceSpec } from '../service/schemas.ts';
 import { nearestHint } from '../shared/nearest.ts';
 import { InputError } from '../core/errors.ts';
-import { readDocument } from './workspace-file.ts';
+import { readDocument, type Workspace } from './workspace-file.ts';
 
 /** Inline YAML/JSON, or @path to a file inside the workspace. Unknown keys are typos. */
 export async function parseResourceSpec(
   raw: string | undefined,
-  workspace: string,
+  workspace: Workspace,
 ): Promise<ResourceSpec | undefined> {
   if (raw === undefined) return undefined;
   const input = 'resource-spec';
@@ -18,8 +18,10 @@ export async function parseResourceSpec(
     form: 'give a mapping of ResourceSpec fields',
   });
   const parsed = ResourceSpec.safeParse(doc);
-  if (parsed.success) return parsed.data;
-  const mistakes = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc));
+  const mistakes = parsed.success
+    ? meaningless(parsed.data)
+    : parsed.error.issues.flatMap((issue) => describeIssue(issue, doc));
+  if (parsed.success && mistakes.length === 0) return parsed.data;
   const shown = mistakes.slice(0, MAX_SHOWN);
   const more = mistakes.length > MAX_SHOWN ? `; and ${mistakes.length - MAX_SHOWN} more` : '';
   const count = mistakes.length === 1 ? 'a mistake' : `${mistakes.length} mistakes`;
@@ -28,6 +30,41 @@ export async function parseResourceSpec(
     `${where} has ${count}: ${shown.join('; ')}${more}. The fields are those of the service's ResourceSpec (see the self-hosted recipe in docs/recipes.md).`,
   );
 }
+
+/**
+ * What a well-formed spec cannot mean, by the fields' names (so a field the interface adds is covered): a count or a
+ * size below zero, memory or CPU of zero (nothing could start), a `*_min_scale` above its `*_max_scale`, a request
+ * (`cpu`, `memory_mb`) above its limit (`cpu_limit`, `memory_limit_mb`). Numbers are quoted: they are no secret.
+ */
+function meaningless(spec: ResourceSpec): string[] {
+  const numbers = Object.entries(spec).filter(
+    (entry): entry is [string, number] => typeof entry[1] === 'number',
+  );
+  const value = (key: string) => numbers.find(([k]) => k === key)?.[1];
+  const mistakes: string[] = [];
+  for (const [key, n] of numbers) {
+    const resource = isCpu(key) || isMemory(key);
+    if (resource ? n <= 0 : n < 0)
+      mistakes.push(`'${key}' must be ${resource ? 'above zero' : 'zero or more'}, not ${n}`);
+  }
+  for (const [key, n] of numbers) {
+    const [partner, what] = key.endsWith('min_scale')
+      ? [`${key.slice(0, -'min_scale'.length)}max_scale`, '']
+      : key.endsWith('cpu') || key.endsWith('memory_mb')
+        ? [
+            key.endsWith('cpu') ? `${key}_limit` : `${key.slice(0, -'_mb'.length)}_limit_mb`,
+            'its limit ',
+          ]
+        : [];
+    const bound = partner === undefined ? undefined : value(partner);
+    if (bound !== undefined && n > bound)
+      mistakes.push(`'${key}' (${n}) is above ${what}'${partner}' (${bound})`);
+  }
+  return mistakes;
+}
+
+const isCpu = (key: string) => key === 'cpu' || key.endsWith('_cpu') || key.endsWith('cpu_limit');
+const isMemory = (key: string) => key.startsWith('memory_') || key.includes('_memory_');
 
 /** The most mistakes one message names: a document of a hundred wrong lines is a wrong file, said in ten. */
 const MAX_SHOWN = 10;

@@ -1,5 +1,6 @@
 // Zod schemas for single input values. Each failure is one line naming the problem and the accepted form.
 import * as z from '../shared/zod.ts';
+import type { Words } from '../core/words.ts';
 import { IMAGE_URI, UUID } from '../service/schemas.ts';
 import { isSecureOrLoopback, withoutCredentials, withoutTrailingSlashes } from '../shared/url.ts';
 
@@ -13,10 +14,9 @@ function refuse(ctx: z.core.ParsePayload, input: string, message: string): never
   return z.NEVER;
 }
 
-export const required = (name: string) =>
-  z.string({
-    message: `is required; set it in the step's 'with:' (for ${name === 'api-key' ? 'the key, use a secret' : 'example from a variable'}).`,
-  });
+/** A required input, and how to give it in the host's words. */
+export const required = (name: string, words: Words) =>
+  z.string({ message: `is required; ${words.give(name)}.` });
 
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, {

@@ -3,6 +3,10 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
+import type { HostContext } from '../core/host.ts';
+
+/** Where `@path` is read (the checkout), and how to say a file is missing there in the host's words. */
+export type Workspace = Pick<HostContext, 'workspace' | 'words'>;
 
 /** Such a file is a page or two of YAML; a larger one is a wrong path, not an input. */
 const MAX_BYTES = 1024 * 1024;
@@ -15,7 +19,7 @@ const MAX_BYTES = 1024 * 1024;
 export async function readDocument(
   input: string,
   raw: string,
-  workspace: string,
+  workspace: Workspace,
   names: { what: string; inline: string; form: string },
 ): Promise<{ doc: unknown; where: string }> {
   let text = raw;
@@ -43,7 +47,7 @@ export async function readDocument(
 function readWorkspaceFile(
   input: string,
   raw: string,
-  root: string,
+  { workspace: root, words }: Workspace,
   what: string,
 ): { text: string; rel: string } {
   const workspace = realpathOr(resolve(root));
@@ -65,7 +69,7 @@ function readWorkspaceFile(
   } catch {
     throw new InputError(
       input,
-      `cannot read ${rel}: no such file in the workspace; check the path after @ (run actions/checkout first).`,
+      `cannot read ${rel}: no such file in the workspace; check the path after @ (${words.checkout}).`,
     );
   }
   if (!inside(real)) throw outside();

@@ -11,6 +11,7 @@ import {
   runLink,
   type SummaryContext,
   type SummaryParts,
+  timelineChart,
 } from './summary.ts';
 
 /** What the renderers are handed for the list's report and for each item's (run.ts: as the command words them). */
@@ -23,8 +24,12 @@ export function renderSetSummary(
   partsOf: PartsOf,
   room = Infinity,
 ): string {
-  return sections(overview(report, partsOf), report, room, (item, i) =>
-    renderSummary(item.report, itemContext(context, item, i), partsOf(item.report)),
+  return sections(
+    [...overview(report, partsOf), ...timelineChart(report)],
+    report,
+    room,
+    (item, i) =>
+      renderSummary(item.report, itemContext(context, item, i), partsOf(item.report), false),
   ).join('\n');
 }
 

@@ -11,6 +11,7 @@ import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
 import { httpUrl, withoutQuery } from '../shared/url.ts';
+import { gantt } from './gantt.ts';
 import { changesSection } from './changes.ts';
 import { waitedSeconds } from './outputs.ts';
 
@@ -59,11 +60,15 @@ export interface SummaryContext {
   items?: SummaryContext[];
 }
 
-/** The job summary as Markdown. Every name and value from the service or the inputs is escaped. */
+/**
+ * The job summary as Markdown. Every name and value from the service or the inputs is escaped. `chart`: draw the
+ * timeline as a chart too (a list draws one for all its deployments instead: set-summary.ts).
+ */
 export function renderSummary(
   report: RunReport,
   context: SummaryContext,
   parts: SummaryParts,
+  chart = true,
 ): string {
   return [
     ...heading(report, context, parts),
@@ -74,10 +79,20 @@ export function renderSummary(
     ...resultTable(report, context, parts),
     ...diagnostics(report),
     ...timeline(report),
+    ...(chart ? timelineChart(report, report.deployment?.name ?? context.name) : []),
     ...changesSection(report),
     ...plan(report, context, parts),
     ...(parts.sections ?? []),
   ].join('\n');
+}
+
+/** The status timeline as a Mermaid chart: a run's one row, or with `deployments` one row per deployment. */
+export function timelineChart(report: RunReport, name?: string): string[] {
+  const rows = report.items
+    ? report.items.map((item) => ({ name: item.name, timeline: item.report.timeline }))
+    : [{ name, timeline: report.timeline }];
+  const chart = gantt(rows);
+  return chart ? ['#### Status timeline chart', '', chart, ''] : [];
 }
 
 /** The pull request comment: the summary without the timeline, and a link to the run. */

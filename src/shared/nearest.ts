@@ -43,6 +43,12 @@ function nearest(
   return { word: best.word, likely };
 }
 
+/** The candidate `word` most likely meant (a typo of it), or undefined when none is near enough. */
+export function meant(word: string, candidates: readonly string[]): string | undefined {
+  const near = nearest(word, candidates);
+  return near?.likely ? near.word : undefined;
+}
+
 /**
  * The hint after a word that is not known, naming the candidate nearest to it as `show` writes it: " (did you mean
  * 'x'?)" when it is likely the word meant, else " (the nearest is 'x')"; empty without candidates.

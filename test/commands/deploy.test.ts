@@ -82,19 +82,33 @@ describe('deploy', () => {
     expect(sim.requestsTo('PATCH')).toHaveLength(1);
   });
 
-  it('refuses to create a codehost deployment without integration-id, after reads only', async () => {
+  it('names every input a create needs at once when the lookup finds nothing, after reads only', async () => {
     const { sim } = world;
     sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
 
     const run = await runInProcess(world, {
-      inputs: baseInputs(sim, { name: 'new-agent', 'graph-config-path': 'graph.json' }),
+      inputs: baseInputs(sim, { name: 'new-agent' }),
+      env: { GITHUB_REPOSITORY: '' },
     });
 
     expect(run.code).toBe(1);
-    expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toContain('integration-id is required to create a codehost deployment');
+    expect(run.errors).toEqual([
+      "'new-agent' does not exist yet, and creating it needs 3 inputs not given; nothing was written. Input 'integration-id' is required to create a codehost deployment: give the uuid of the code-hosting integration (the service's integrations page). Input 'graph-config-path' is required to create a codehost deployment: give the path of the graph configuration file in the repository. Input 'repo-url' is required to create a codehost deployment when no repository is known (GITHUB_REPOSITORY is not set): give the repository's URL.",
+    ]);
+    expect(run.report.failure?.phase).toBe('inputs');
     expect(sim.requests.length).toBeGreaterThan(0);
     expect(sim.writes()).toEqual([]);
+  });
+
+  it('names the one input a create of an image needs', async () => {
+    const run = await runInProcess(world, {
+      inputs: baseInputs(world.sim, { name: 'edge-agent', source: 'external_docker' }),
+    });
+
+    expect(run.errors).toEqual([
+      "'edge-agent' does not exist yet, and creating it needs an input not given; nothing was written. Input 'image-uri' is required to create an external_docker deployment: give the image to run.",
+    ]);
+    expect(world.sim.writes()).toEqual([]);
   });
 
   it('fails the step on BUILD_FAILED, keeps the ids in the outputs and names the status in the summary', async () => {

@@ -172,7 +172,7 @@ describe('preview: true', () => {
 
     expect(run.code).toBe(1);
     expect(run.errors).toEqual([
-      "Input 'preview': preview: true needs a pull request's run (on: pull_request), but this run (event 'push') has no pull request; run it on pull_request, or drop it from this workflow.",
+      "Input 'preview': preview: true needs a pull request's run (on: pull_request), but this run (event 'push') has no pull request; run it there, or drop it from this job.",
     ]);
     expect(world.sim.requests).toEqual([]);
     expect(github.gh.requests).toEqual([]);

@@ -29,6 +29,7 @@ describe('what changed since it last worked', () => {
     const failedSha = sim.revision(dep.id, failedId)!.source_revision_config.repo_commit_sha!;
     const goodSha = good.source_revision_config.repo_commit_sha!;
     expect(goodSha).not.toBe(failedSha);
+    expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ result: 'failed', 'revision-status': 'BUILD_FAILED' });
     const section = run.summary.slice(
       run.summary.indexOf('#### What changed since it last worked'),
@@ -45,8 +46,9 @@ describe('what changed since it last worked', () => {
     // The same in one log line.
     const lines = said(run, 'info', 'What changed since it last worked');
     expect(lines).toHaveLength(1);
-    expect(lines[0]!.text).toContain(`ref 'main' → 'feature/login'`);
-    expect(lines[0]!.text).toContain(`commit '${goodSha}' → '${failedSha}'`);
+    expect(lines[0]!.text).toContain(
+      `What changed since it last worked: revision ${good.id} (active before this run, DEPLOYED) → revision ${failedId} (BUILD_FAILED): ref 'main' → 'feature/login'; commit '${goodSha}' → '${failedSha}'`,
+    );
     // One read of the revision that was active before: the diagnostics' whole cost here.
     expect(sim.requestsTo('GET', `/v2/deployments/${dep.id}/revisions/${good.id}`)).toHaveLength(1);
     expect(run.report.diagnostics.requests).toBe(1);

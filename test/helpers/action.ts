@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { CHILD_HANG_GUARD_MS } from './hang-guard.ts';
 
 /** The bundle under test; AGENT_DEPLOY_DIST points at another build (e.g. one in a temporary folder). */
 export const DIST = resolve(
@@ -25,7 +26,8 @@ export interface RunOptions {
   event?: unknown;
   /** Called once the child has started, e.g. to send it a signal later. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
-  timeoutMs?: number;
+  /** Kills the child after this long: for the bench and the load test, whose runs are long on purpose. */
+  killAfterMs?: number;
   /** Files to write into the workspace (GITHUB_WORKSPACE, also the cwd) before the start: relative path → content. */
   files?: Record<string, string>;
 }
@@ -84,7 +86,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   options.onSpawn?.(child);
-  const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  const killer = setTimeout(
+    () => child.kill('SIGKILL'),
+    options.killAfterMs ?? CHILD_HANG_GUARD_MS,
+  );
   const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
   clearTimeout(killer);
   const ms = Date.now() - started;

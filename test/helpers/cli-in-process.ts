@@ -1,18 +1,21 @@
 // The command line's host in-process, on a world's fake clock (helpers/run.ts): the inputs as flags, the CI around it
-// (GitLab CI when GITLAB_CI=true, else none) and the log written to a buffer, as a terminal (with its live lines)
+// (the one the registry detects: GitLab CI when GITLAB_CI=true, else a terminal) and the log written to a buffer, as a terminal (with its live lines)
 // or as a plain file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunReport } from '../../src/core/report.ts';
 import { Console } from '../../src/hosts/cli/console.ts';
-import { CliHost, noCi } from '../../src/hosts/cli/host.ts';
-import { gitLabCi, isGitLabCi } from '../../src/hosts/gitlab/ci.ts';
+import { detectCi } from '../../src/hosts/cli/ci-registry.ts';
+import { exitCode } from '../../src/hosts/cli/exit.ts';
+import { CliHost } from '../../src/hosts/cli/host.ts';
 import { runAction } from '../../src/run.ts';
 import { countedGit, type World } from './run.ts';
 
 interface CliInProcess {
   report: RunReport;
+  /** The exit code the command line would end with (its outputs written). */
+  code: number;
   outputs: Record<string, string>;
   failure?: string;
   /** Everything written to stderr, escape sequences included. */
@@ -21,9 +24,16 @@ interface CliInProcess {
 
 export async function runCliInProcess(
   world: World,
-  options: { inputs: Record<string, string>; env?: NodeJS.ProcessEnv; terminal?: boolean },
+  options: {
+    inputs: Record<string, string>;
+    env?: NodeJS.ProcessEnv;
+    terminal?: boolean;
+    /** Called with the working directory before the run, e.g. to make it a git checkout. */
+    prepare?: (dir: string) => void;
+  },
 ): Promise<CliInProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-deploy-cli-inproc-'));
+  options.prepare?.(dir);
   const env = options.env ?? {};
   const stderr = { text: '', columns: 120, write: (text: string) => (stderr.text += text) };
   const console = new Console(stderr, {
@@ -35,7 +45,7 @@ export async function runCliInProcess(
   const host = new CliHost({
     flags: new Map(Object.entries(options.inputs)),
     env,
-    ci: isGitLabCi(env) ? gitLabCi(env, dir, world.transport) : noCi(dir),
+    ci: await detectCi(env, dir, world.transport),
     console,
     cwd: dir,
   });
@@ -48,7 +58,13 @@ export async function runCliInProcess(
       git: countedGit(world),
     });
     console.close();
-    return { report, outputs: host.outputs, failure: host.failure, stderr: stderr.text };
+    return {
+      report,
+      code: exitCode(report, host.failure === undefined),
+      outputs: host.outputs,
+      failure: host.failure,
+      stderr: stderr.text,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { CHILD_HANG_GUARD_MS } from './hang-guard.ts';
 
 /** The bundle under test, beside the action's. */
 export const CLI = resolve(
@@ -29,7 +30,6 @@ interface CliOptions {
   prepare?: (dir: string) => void;
   /** Called with each chunk of stderr as it comes, e.g. to send a signal once a line shows. */
   onStderr?: (text: string, child: ChildProcess) => void;
-  timeoutMs?: number;
 }
 
 export async function runCli(options: CliOptions): Promise<CliRun> {
@@ -52,7 +52,7 @@ export async function runCli(options: CliOptions): Promise<CliRun> {
       stderr += chunk.toString();
       options.onStderr?.(stderr, child);
     });
-    const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), CHILD_HANG_GUARD_MS);
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     clearTimeout(killer);
     const files = Object.fromEntries(

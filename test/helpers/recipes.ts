@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
 import { truthy } from '@actions/expressions/result';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { readActionTable } from '../../src/hosts/cli/action.ts';
 import { parseArgs } from '../../src/hosts/cli/args.ts';
 import { dotenvName } from '../../src/hosts/cli/dotenv.ts';
@@ -25,7 +25,10 @@ const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 /** The service every doc names, and the action every workflow of the docs uses. */
 export const DOCS_BASE_URL = 'https://deploy.example.com';
 const ACTION = 'acme/agent-deploy-action@';
-const CLI = 'node /tmp/agent-deploy/dist/cli.js ';
+/** The command line as a job runs it: a clone's dist/cli.js, or the npm package at this version (the component). */
+const VERSION = (JSON.parse(read('package.json')) as { version: string }).version;
+const CLIS = ['node /tmp/agent-deploy/dist/cli.js ', `npx --yes agent-deploy-action@${VERSION} `];
+const cliOf = (line: string) => CLIS.find((cli) => line.startsWith(cli));
 
 /** The integration every recipe names. */
 const INTEGRATION = '0f7c3a52-5a3e-4a4e-9a83-2b1c6e0d9f10';
@@ -388,7 +391,7 @@ export async function runPipeline(
   text: string,
   options: GitLabRun,
 ): Promise<Record<string, PipelineJob>> {
-  const config = parse(text) as Record<string, unknown>;
+  const config = withComponents(parse(text) as Record<string, unknown>);
   const action = await readActionTable(new URL('action.yml', root).pathname);
   const stages = (config.stages as string[] | undefined) ?? ['test'];
   const global = (config.variables as Record<string, string> | undefined) ?? {};
@@ -432,18 +435,25 @@ export async function runPipeline(
       string,
       string
     >;
-    const variables = { ...options.variables, ...global, ...job.variables, ...inherited };
+    // A variable's value may name others ($CI_MERGE_REQUEST_IID in a component's input): GitLab expands them.
+    const own = Object.fromEntries(
+      Object.entries({ ...global, ...job.variables }).map(([k, v]) => [
+        k,
+        expand(String(v), options.variables, false),
+      ]),
+    );
+    const variables = { ...options.variables, ...own, ...inherited };
     const end: PipelineJob = { result: 'success', dotenv: {} };
     // Each command line alone; the lines between them together, as one shell runs them.
     const parts = (job.script ?? []).reduce<string[]>((all, line) => {
-      if (!line.startsWith(CLI) && all.length > 0 && !all.at(-1)!.startsWith(CLI))
-        all[all.length - 1] += `\n${line}`;
+      if (!cliOf(line) && all.length > 0 && !cliOf(all.at(-1)!)) all[all.length - 1] += `\n${line}`;
       else all.push(line);
       return all;
     }, []);
     for (const line of parts) {
-      if (line.startsWith(CLI)) {
-        const argv = words(expand(line.slice(CLI.length), variables));
+      const cli = cliOf(line);
+      if (cli) {
+        const argv = words(expand(line.slice(cli.length), variables));
         const { flags } = parseArgs(argv, action.inputs, Object.keys(COMMANDS));
         const env: Record<string, string> = { GITLAB_CI: 'true', ...variables };
         if (env.AGENT_DEPLOY_BASE_URL !== DOCS_BASE_URL)
@@ -469,13 +479,85 @@ export async function runPipeline(
   return done;
 }
 
-/** `$NAME` and `${NAME}` as the job's shell expands them in a script line. */
-function expand(line: string, variables: Record<string, string>): string {
-  return line.replace(/\$\{?(\w+)\}?/g, (_, name: string) => {
-    if (!(name in variables)) throw new Error(`$${name} has no value in this pipeline`);
-    return variables[name]!;
+/**
+ * `$NAME` and `${NAME}` as the job's shell expands them in a script line; `strict`: one without a value is an error
+ * (GitLab leaves it as it is in a variable's value).
+ */
+function expand(line: string, variables: Record<string, string>, strict = true): string {
+  return line.replace(/\$\{?(\w+)\}?/g, (whole, name: string) => {
+    if (name in variables) return variables[name]!;
+    if (strict) throw new Error(`$${name} has no value in this pipeline`);
+    return whole;
   });
 }
+
+/**
+ * The configuration with each `include: - component:` of this repository's component (templates/agent-deploy.yml)
+ * in it, as GitLab includes one: its inputs interpolated (`$[[ inputs.x ]]`, a default where the include gives
+ * none), its jobs merged under the configuration's own keys for them (a job named twice is one hash, ours over it).
+ */
+export function withComponents(config: Record<string, unknown>): Record<string, unknown> {
+  const includes = (config.include ?? []) as {
+    component?: string;
+    inputs?: Record<string, unknown>;
+  }[];
+  let merged: Record<string, unknown> = {};
+  for (const include of includes) {
+    const m = /\/agent-deploy-action\/agent-deploy@v(\d+\.\d+\.\d+)$/.exec(include.component ?? '');
+    if (!m)
+      throw new Error(`include ${JSON.stringify(include)} is not this repository's component`);
+    if (m[1] !== VERSION)
+      throw new Error(`the component @v${m[1]} is not this release (${VERSION})`);
+    merged = deepMerge(merged, componentJobs(include.inputs ?? {}));
+  }
+  const own = { ...config };
+  delete own.include;
+  return deepMerge(merged, own);
+}
+
+/** The component's jobs for these inputs. */
+export function componentJobs(given: Record<string, unknown>): Record<string, unknown> {
+  const [spec, jobs] = parseAllDocuments(read('templates/agent-deploy.yml')).map(
+    (d) => d.toJS() as unknown,
+  );
+  const inputs = (spec as { spec: { inputs: Record<string, { default?: string }> } }).spec.inputs;
+  for (const name of Object.keys(given))
+    if (!(name in inputs)) throw new Error(`the component has no input ${name}`);
+  const value = (name: string) => {
+    if (!(name in inputs)) throw new Error(`the component names an input it lacks: ${name}`);
+    const v = given[name] ?? inputs[name]!.default;
+    if (v === undefined) throw new Error(`the component's input ${name} is required`);
+    if (typeof v !== 'string')
+      throw new Error(`the component's input ${name} is a string, not ${typeof v}`);
+    return v;
+  };
+  const fill = (text: string) =>
+    text.replace(/\$\[\[ inputs\.([\w-]+) \]\]/g, (_, name: string) => value(name));
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return fill(node);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [fill(k), walk(v)]));
+    return node;
+  };
+  return walk(jobs) as Record<string, unknown>;
+}
+
+/** `over` merged into `base` as GitLab merges included hashes: hashes key by key, anything else replaced. */
+function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const before = out[key];
+    out[key] = isHash(before) && isHash(value) ? deepMerge(before, value) : value;
+  }
+  return out;
+}
+
+const isHash = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A command line's words (the docs' lines quote nothing). */
 function words(line: string): string[] {

@@ -12,13 +12,14 @@ export function codehostCreate(name: string) {
   };
 }
 
-/** Calls `fn` every 10 ms until it answers something, for at most `ms` of this machine's time. */
-export async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 2000): Promise<T> {
-  const end = Date.now() + ms;
+/**
+ * Calls `fn` every 10 ms until it answers something. The simulator's timeline runs on this machine's clock, which
+ * load slows: only the test's hang guard bounds the wait.
+ */
+export async function waitFor<T>(fn: () => Promise<T | undefined>): Promise<T> {
   for (;;) {
     const v = await fn();
     if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('waitFor timed out');
     await new Promise((r) => setTimeout(r, 10));
   }
 }

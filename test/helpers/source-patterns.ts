@@ -1,6 +1,7 @@
 // Every regular expression written in the source, found with TypeScript's own parser (so no list to keep), and
 // the verdict of a static ReDoS analyser on each: test/repo/patterns.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { check, type Diagnostics } from 'recheck';
 import ts from 'typescript';
@@ -112,6 +113,12 @@ function topLevelConst(name: string, sf: ts.SourceFile): ts.Expression | undefin
   return undefined;
 }
 
+/** The analyser: a verdict it gave stands for as long as both stay the same (test/repo/linear-patterns.json). */
+export const ANALYSER = {
+  recheck: (createRequire(import.meta.url)('recheck/package.json') as { version: string }).version,
+  checker: 'automaton',
+} as const;
+
 /**
  * recheck's verdict on a pattern, by its automaton checker alone and without a time limit: the analysis of the
  * pattern's automaton gives the same answer on any machine under any load, where the fuzzing checker's answer
@@ -119,7 +126,7 @@ function topLevelConst(name: string, sf: ts.SourceFile): ts.Expression | undefin
  */
 export function analyse(pattern: { source: string; flags: string }): Promise<Diagnostics> {
   process.env.RECHECK_BACKEND = 'pure';
-  return check(pattern.source, pattern.flags, { checker: 'automaton', timeout: null });
+  return check(pattern.source, pattern.flags, { checker: ANALYSER.checker, timeout: null });
 }
 
 /** One line on the analyser's answer: "safe (linear)", "vulnerable (2nd degree polynomial), e.g. '=' × 31 + '\n'"… */

@@ -4,13 +4,25 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { gitHubWords } from '../../src/hosts/github/words.ts';
 import { ITEM_INPUTS, readItems, STEP_INPUTS } from '../../src/inputs/deployments.ts';
+import { Mistakes } from '../../src/inputs/mistakes.ts';
 import { runInProcess, useWorld } from '../helpers/run.ts';
 import { baseInputs, INTEGRATION } from '../helpers/setup.ts';
 
 const world = useWorld();
 
-const items = (text: string, command = 'deploy') => readItems(text, '/nonexistent', command);
+const items = async (text: string, command = 'deploy') => {
+  const mistakes = new Mistakes();
+  const read = await readItems(
+    text,
+    { workspace: '/nonexistent', words: gitHubWords },
+    command,
+    mistakes,
+  );
+  mistakes.throwIfAny();
+  return read;
+};
 const refused = async (text: string, command = 'deploy') => {
   try {
     await items(text, command);
@@ -77,7 +89,7 @@ describe('the form of the list', () => {
     ],
     [
       '[{name: a, timeout: 5m, secrets: "A=b"}]',
-      "Input 'deployments': item 1 ('a'): 'timeout' applies to every deployment of the list: set it on the step, not in an item; 'secrets' applies to every deployment",
+      "Input 'deployments': item 1 ('a'): 'timeout' applies to every deployment of the list: set it on the step, not in an item. Input 'deployments': item 1 ('a'): 'secrets' applies to every deployment",
     ],
     [
       '[{name: a, deployment-id: 22222222-2222-4222-8222-222222222222}]',

@@ -160,13 +160,13 @@ describe('preview: true', () => {
 
   it('refuses a push, naming the event', async () => {
     expect(await refusal({}, { GITHUB_EVENT_NAME: 'push', GITHUB_REF_NAME: 'main' })).toBe(
-      "Input 'preview': preview: true needs a pull request's run (on: pull_request), but this run (event 'push') has no pull request; run it on pull_request, or drop it from this workflow.",
+      "Input 'preview': preview: true needs a pull request's run (on: pull_request), but this run (event 'push') has no pull request; run it there, or drop it from this job.",
     );
   });
 
   it('refuses pull_request_target: secrets for code the pull request’s author chooses', async () => {
     expect(await refusal({}, pullRequest('feature', { event: 'pull_request_target' }))).toContain(
-      'preview: true runs on the pull_request event, not pull_request_target',
+      "preview: true runs in a pull request's own run, not pull_request_target",
     );
   });
 

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { generate, GENERATED_FILES } from '../../scripts/docs.ts';
+import { versionedFiles, versionsIn, withVersion } from '../../scripts/versions.ts';
 
 interface ActionInput {
   description: string;
@@ -251,5 +252,49 @@ describe('the documents name only files of the repository', () => {
     ]);
     expect(exists('shared/spec/action-contract.md')).toBe(false);
     expect(exists('inputs/settings.ts')).toBe(true);
+  });
+});
+
+describe('the release the docs name (npm version writes it: scripts/versions.ts)', () => {
+  const { version } = JSON.parse(read('package.json')) as { version: string };
+
+  it.each(versionedFiles())('%s names only package.json’s version', (file) => {
+    const named = versionsIn(read(file));
+    expect(named.filter((v) => v !== version)).toEqual([]);
+  });
+
+  it('the README and the GitLab recipes name it where a user copies a release', () => {
+    expect(versionsIn(read('docs/recipes.md')).length).toBeGreaterThan(2);
+    expect(versionsIn(read('templates/agent-deploy.yml'))).toEqual([version, version]);
+  });
+
+  it('rewrites a clone, a pin, a tag, the npm package and the component, never Node', () => {
+    const text = [
+      'git clone --depth 1 --branch v1.2.0 https://github.com/acme/agent-deploy-action.git',
+      '- uses: acme/agent-deploy-action@<sha> # v1.2.3',
+      "git ls-remote … 'refs/tags/v1.2.3^{}'",
+      'npx --yes agent-deploy-action@1.2.3 deploy',
+      '- component: $CI_SERVER_FQDN/acme/agent-deploy-action/agent-deploy@v0.9.0',
+      'Machine: 2 vCPU, Node v24.21.0',
+      'acme/agent-deploy-action@v1',
+    ].join('\n');
+    expect(versionsIn(text)).toEqual(['1.2.0', '1.2.3', '1.2.3', '1.2.3', '0.9.0']);
+    const fresh = withVersion(text, '2.0.1');
+    expect(versionsIn(fresh)).toEqual(['2.0.1', '2.0.1', '2.0.1', '2.0.1', '2.0.1']);
+    expect(fresh).toContain('agent-deploy-action@2.0.1 deploy');
+    expect(fresh).toContain('Node v24.21.0');
+    expect(fresh).toContain('acme/agent-deploy-action@v1\n'.trimEnd());
+  });
+});
+
+describe('the README', () => {
+  it('is a short tour: under 2,000 words, as wc -w counts them', () => {
+    expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThan(2000);
+  });
+
+  it('sets a clone up in two commands, the main job and the tests', () => {
+    const setUp = /^## Run it locally\n[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(readme)?.[1] ?? '';
+    const commands = setUp.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim());
+    expect(commands.filter(Boolean)).toEqual(['npm ci && npm run demo', 'npm test']);
   });
 });

@@ -1,11 +1,16 @@
 // No regular expression in src/ may backtrack super-linearly: a service, a proxy or an author of a pull request
 // controls most of the text the action matches, and one quadratic pattern kept the action busy 26 s on a 700 KiB
 // page (issue 17). Every pattern is found with TypeScript's parser, so a new one anywhere is checked without being
-// listed, and judged by recheck's automaton checker: a static analysis, the same answer on any machine. What the
-// patterns and text functions cost on 1 MB of their worst case is measured by `npm run bench -- patterns`.
+// listed, and judged by recheck's automaton checker: a static analysis, the same answer on any machine. Its
+// verdicts are kept in linear-patterns.json: a pattern proven linear by this recheck is not analysed again, and a
+// new or changed one is. What the patterns and text functions cost on 1 MB of their worst case is measured by
+// `npm run bench -- patterns`.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Diagnostics } from 'recheck';
 import { describe, expect, it } from 'vitest';
 import {
+  ANALYSER,
   analyse,
   patternsIn,
   patternsUnder,
@@ -14,8 +19,7 @@ import {
 } from '../helpers/source-patterns.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The analyser has no time limit of its own (one would make its answer depend on the machine): this bounds a hang. */
-const HANG_MS = 60_000;
+const RECORD = 'linear-patterns.json';
 
 /**
  * The only patterns allowed to be super-linear: each is applied to a workflow input alone, which the workflow's
@@ -38,7 +42,26 @@ const written = (p: { source: string; flags: string }) => `/${p.source}/${p.flag
 const excepted = (p: SourcePattern) =>
   TRUSTED_ONLY.some((e) => e.file === p.file && e.pattern === written(p));
 
+/** The patterns this very analyser (recheck's version and checker) proved linear before, as written. */
+const record = JSON.parse(readFileSync(new URL(RECORD, import.meta.url), 'utf8')) as {
+  analyser: typeof ANALYSER;
+  linear: string[];
+};
+const proven = new Set(
+  JSON.stringify(record.analyser) === JSON.stringify(ANALYSER) ? record.linear : [],
+);
+
+/** 'recorded' for a pattern proven linear before; otherwise recheck's verdict, analysed once per run. */
+const verdicts = new Map<string, Promise<Diagnostics>>();
+function judge(pattern: { source: string; flags: string }): Promise<Diagnostics> | 'recorded' {
+  const key = written(pattern);
+  if (proven.has(key)) return 'recorded';
+  if (!verdicts.has(key)) verdicts.set(key, analyse(pattern));
+  return verdicts.get(key)!;
+}
+
 const { patterns, unknown } = patternsUnder(`${ROOT}src`, ROOT);
+const judged = patterns.filter((p) => !excepted(p));
 
 describe('every regular expression in src/', () => {
   it('is known before the run: a RegExp is built only from literals and constants of its file', () => {
@@ -47,16 +70,29 @@ describe('every regular expression in src/', () => {
     );
   });
 
-  it.each(
-    patterns.filter((p) => !excepted(p)).map((p) => [`${p.file}:${p.line} ${written(p)}`, p]),
-  )(
+  it.each(judged.map((p) => [`${p.file}:${p.line} ${written(p)}`, p]))(
     '%s is linear',
     async (_, pattern) => {
-      const answer = await analyse(pattern);
-      expect(answer.status, `${verdict(answer)}. ${FIX}`).toBe('safe');
+      const answer = judge(pattern);
+      if (answer === 'recorded') return;
+      const diagnostics = await answer;
+      expect(diagnostics.status, `${verdict(diagnostics)}. ${FIX}`).toBe('safe');
     },
-    HANG_MS,
   );
+
+  it(`is in ${RECORD} once proven linear, and nothing else is`, async () => {
+    const linear: string[] = [];
+    for (const pattern of judged) {
+      const answer = judge(pattern);
+      if (answer === 'recorded' || (await answer).status === 'safe') linear.push(written(pattern));
+    }
+    const current = { analyser: ANALYSER, linear: [...new Set(linear)].sort() };
+
+    await expect(`${JSON.stringify(current, null, 2)}\n`).toMatchFileSnapshot(
+      RECORD,
+      `the patterns proven linear changed: \`npx vitest run ${fileURLToPath(import.meta.url).slice(ROOT.length)} -u\` records them`,
+    );
+  });
 
   it.each(TRUSTED_ONLY.map((e) => [`${e.file} ${e.pattern}`, e]))(
     'the exception %s is still there and still needed',
@@ -68,7 +104,6 @@ describe('every regular expression in src/', () => {
       for (const use of uses)
         expect((await analyse(use)).status, 'safe now: drop the exception').not.toBe('safe');
     },
-    HANG_MS,
   );
 });
 
@@ -95,16 +130,25 @@ describe('the guard', () => {
     ]);
   });
 
-  it.each([
-    [String.raw`<title[^>]*>([^<]*)<\/title>`, 'i'],
-    [String.raw`(\.git)?\/*$`, ''],
-  ])(
-    'reports /%s/%s as super-linear',
-    async (source, flags) => {
-      const answer = await analyse({ source, flags });
-      expect(answer.status).toBe('vulnerable');
-      expect(verdict(answer)).toMatch(/^vulnerable \(2nd degree polynomial\)/);
+  it.each(planted.patterns.map((p) => [written(p), p]))(
+    'analyses %s, in no record, and reports it super-linear',
+    async (_, pattern) => {
+      const answer = judge(pattern);
+      if (answer === 'recorded') throw new Error('a planted pattern is in the record');
+      const diagnostics = await answer;
+      expect(diagnostics.status).toBe('vulnerable');
+      expect(verdict(diagnostics)).toMatch(/^vulnerable \(2nd degree polynomial\)/);
     },
-    HANG_MS,
   );
+
+  it('takes a pattern for proven only as written, with its flags, and only from this analyser', () => {
+    const [key] = [...proven];
+    expect(key, `${RECORD} holds no pattern this recheck proved`).toBeDefined();
+    const end = key!.lastIndexOf('/');
+    const [source, flags] = [key!.slice(1, end), key!.slice(end + 1)];
+    expect(judge({ source, flags })).toBe('recorded');
+    expect(judge({ source: `${source}x`, flags })).not.toBe('recorded');
+    expect(judge({ source, flags: `${flags}y` })).not.toBe('recorded');
+    expect(proven.size).toBe(record.linear.length);
+  });
 });

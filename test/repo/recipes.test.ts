@@ -138,6 +138,10 @@ const TABLE: Record<string, Row> = {
     runs: [{ variables: defaultBranch }, { variables: mergeRequest }],
     results: ['deployed', 'deployed'],
   },
+  'docs/recipes.md › GitLab CI: deploy the default branch, preview each merge request #2': {
+    runs: [{ variables: defaultBranch }, { variables: mergeRequest }],
+    results: ['deployed', 'deployed'],
+  },
   "docs/preview-evaluate-promote.md › The pull request's workflow": {
     runs: [{ event: pullRequest('opened') }],
     results: ['deployed', 'deployed'],

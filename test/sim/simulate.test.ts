@@ -28,7 +28,7 @@ describe('the deterministic simulation', () => {
       if (verdict.violations.length) broken.push(report(verdict).join('\n'));
     }
     expect(broken).toEqual([]);
-  }, 120_000);
+  });
 
   it('catches a client that sends every write twice', async () => {
     // The wire each run gets, wrapped so that every create, PATCH, redeploy and token update goes out twice.

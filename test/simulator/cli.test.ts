@@ -35,7 +35,7 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
     try {
       const url = /^simulator listening on (http:\/\/\S+)$/.exec(await next())?.[1];
       expect(url).toBeDefined();
-      while (!(await next()).includes('rate limit:'));
+      while (!(await next()).startsWith('  AGENT_DEPLOY_API_KEY='));
       return { url: url!, banner: lines.join('\n'), next, stop };
     } catch (error) {
       await stop();
@@ -74,7 +74,7 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
       const { status } = (await r.json()) as { status: string };
       if (seen.at(-1) !== status) seen.push(status);
       return status === done ? true : undefined;
-    }, 5000);
+    });
     return { dep, seen };
   }
 
@@ -86,6 +86,14 @@ describe.concurrent('npm run simulator (cli.ts)', () => {
       expect(banner).toContain(`integration-id:    ${INTEGRATION} (lists the repository`);
       expect(banner).toContain('revisions:         QUEUED 0.04 s → BUILDING 0.08 s');
       expect(banner).toContain('1 requests/s, then 429 with Retry-After: 1');
+      // Every value a first deploy needs, and its command line: run where no origin names the
+      // repository, it gives repo-url too.
+      expect(banner).toContain('graph-config-path: any path, e.g. graph.json');
+      expect(banner.split('\n').at(-1)).toMatch(
+        new RegExp(
+          `^ {2}AGENT_DEPLOY_API_KEY=test-api-key npm exec -- node dist/cli\\.js deploy --base-url ${url} --name my-agent --integration-id ${INTEGRATION} --graph-config-path graph\\.json( --repo-url https://codehost\\.example/\\S+)?$`,
+        ),
+      );
 
       const get = (path: string) => fetch(url + path, { headers: { 'x-api-key': 'test-api-key' } });
       expect((await get(`/v1/integrations/codehost/${INTEGRATION}/repos`)).status).toBe(200);

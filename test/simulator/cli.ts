@@ -1,9 +1,10 @@
 // Standalone simulator, for trying the action locally (its failure paths included), the demo and CI:
 //   npm run simulator -- [flags]      (`npm run simulator -- --help` lists them, from FLAGS below)
 // (CI runs it as `npm exec -- node test/simulator/cli.ts --port 8787`.) Prints `simulator listening on
-// <url>`, then the values to put in the action's inputs, then one line per answered request (unless
-// --quiet); runs until SIGINT/SIGTERM.
+// <url>`, then every value a first deploy needs and the command line of one from this checkout, then one line per
+// answered request (unless --quiet); runs until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
+import { originRepository } from '../../src/hosts/cli/origin.ts';
 import { Simulator, type RecordedRequest, type TimelineStep } from './server.ts';
 
 interface Flag {
@@ -21,7 +22,7 @@ const SETUP: Record<string, Flag> = {
   'api-key': { value: 'KEY', help: 'the key it accepts (default test-api-key)' },
   repo: {
     value: 'OWNER/NAME',
-    help: 'the repository the integration lists (default $GITHUB_REPOSITORY, else acme/agent)',
+    help: "the repository the integration lists (default $GITHUB_REPOSITORY, else this checkout's origin, else acme/agent)",
   },
   'integration-id': {
     value: 'UUID',
@@ -134,7 +135,15 @@ for (const tenant of texts('tenant-id'))
   if (!/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(tenant))
     fail(`bad --tenant-id ${tenant} (want a uuid)`);
 if (otherTenants.length > 1) fail('--tenant-id is given at most twice');
-const repo = text('repo') ?? (process.env.GITHUB_REPOSITORY || 'acme/agent');
+// What the command line looks for in the listing when run here: the checkout's origin (hosts/cli/origin.ts).
+const origin = (await originRepository(process.cwd())).repository;
+const repo =
+  text('repo') ??
+  (process.env.GITHUB_REPOSITORY ||
+    (origin ? `${origin.owner}/${origin.name}` : undefined) ||
+    'acme/agent');
+const fromHere =
+  text('repo') === undefined && !process.env.GITHUB_REPOSITORY && origin !== undefined;
 const [owner, name, ...rest] = repo.split('/');
 if (!owner || !name || rest.length > 0) fail(`bad --repo ${repo} (want owner/name)`);
 
@@ -190,7 +199,8 @@ process.stdout.write(
     ...otherTenants.map(
       (tenant) => `  second tenant:     ${tenant} (the key's too; its deployments are its own)`,
     ),
-    `  integration-id:    ${integrationId} (lists the repository ${owner}/${name})`,
+    `  integration-id:    ${integrationId} (lists the repository ${owner}/${name}${fromHere ? ", this checkout's origin" : ''})`,
+    `  graph-config-path: any path, e.g. graph.json (the simulator builds nothing)`,
     `  listener:          prod-cluster (${listener.id}), namespaces agents, staging`,
     `  revisions:         ${timelineText(sim)}`,
     ...(values['no-switch'] ? ['  active revision:   never switches to a new one'] : []),
@@ -199,8 +209,26 @@ process.stdout.write(
       : []),
     `  rate limit:        ${limit}`,
     '',
+    'A first deploy from this checkout, in another terminal:',
+    `  ${firstDeploy()}`,
+    '',
   ].join('\n'),
 );
+
+/** The command line of a first deploy, with the values above; repo-url only when the checkout cannot say it. */
+function firstDeploy(): string {
+  const flags = [
+    'deploy',
+    `--base-url ${sim.url}`,
+    '--name my-agent',
+    `--integration-id ${integrationId}`,
+    '--graph-config-path graph.json',
+    ...(fromHere ? [] : [`--repo-url https://codehost.example/${owner}/${name}`]),
+    ...(tenantId ? [`--tenant-id ${tenantId}`] : []),
+  ];
+  const variable = text('api-key') === undefined ? sim.apiKey : '<the key given with --api-key>';
+  return `AGENT_DEPLOY_API_KEY=${variable} npm exec -- node dist/cli.js ${flags.join(' ')}`;
+}
 
 function timelineText(s: Simulator): string {
   return s.defaultTimeline

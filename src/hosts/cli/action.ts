@@ -12,6 +12,7 @@ const ActionInput = z.object({
 const ActionTable = z.object({
   description: z.string(),
   inputs: z.record(z.string(), ActionInput),
+  outputs: z.record(z.string(), z.object({ description: z.string() })),
 });
 
 export type ActionInput = z.infer<typeof ActionInput>;

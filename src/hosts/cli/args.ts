@@ -1,5 +1,6 @@
 // `agent-deploy <command> [--<input> <value> …] [options]`: the arguments, read against action.yml's inputs. Only
 // their form is checked here (a known name, a value where one is needed, once); the run checks the values.
+import { meant } from '../../shared/nearest.ts';
 import { type ActionInput, isSwitch } from './action.ts';
 
 /** The command line's own options, beside the inputs: `value` when it takes one. */
@@ -29,9 +30,14 @@ export interface Invocation {
   version: boolean;
 }
 
-/** Arguments the command line cannot read: one line, before anything runs. */
+/** Arguments the command line cannot read: one line, before anything runs; `usage`: the short usage follows it. */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly usage: boolean;
+  constructor(message: string, usage = false) {
+    super(message);
+    this.usage = usage;
+  }
 }
 
 export function parseArgs(
@@ -58,10 +64,14 @@ export function parseArgs(
         throw new UsageError(
           `an unexpected argument (number ${i + 1}) after the command '${command}': inputs are given as --<input> <value>.`,
         );
-      if (!commands.includes(arg))
+      if (!commands.includes(arg)) {
+        // Only a likely typo of a command is named: a stray key gets no hint of its own.
+        const near = shown(arg) ? meant(arg, commands) : undefined;
         throw new UsageError(
-          `the first argument is not a command; give one of ${commands.join(', ')}, then --<input> <value>.`,
+          `the first argument is not a command${near ? ` (did you mean '${near}'?)` : ''}.`,
+          true,
         );
+      }
       command = arg;
       continue;
     }
@@ -130,26 +140,8 @@ function shown(arg: string): string | undefined {
 }
 
 function unknown(name: string, inputs: Record<string, ActionInput>): string {
-  const near = [...Object.keys(inputs), ...Object.keys(OPTIONS)]
-    .map((known) => ({ known, d: distance(name, known) }))
-    .filter(({ d }) => d <= 2)
-    .sort((a, b) => a.d - b.d)[0]?.known;
-  const option = shown(name) ? `unknown option --${name}` : 'an unknown option';
-  return `${option}${near ? ` (did you mean --${near}?)` : ''}: agent-deploy --help lists the inputs and options.`;
-}
-
-/** Levenshtein distance, for names of a few dozen characters. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        row[j]! + 1,
-        next[j - 1]! + 1,
-        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    row = next;
-  }
-  return row[b.length]!;
+  if (!shown(name)) return 'an unknown option: agent-deploy --help lists the inputs and options.';
+  // Only a likely typo is named: "the nearest" of a made-up option helps nobody.
+  const near = meant(name, [...Object.keys(inputs), ...Object.keys(OPTIONS)]);
+  return `unknown option --${name}${near ? ` (did you mean --${near}?)` : ''}: agent-deploy --help lists the inputs and options.`;
 }

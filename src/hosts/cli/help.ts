@@ -1,5 +1,5 @@
 // `agent-deploy --help`: the inputs as action.yml lists them (name, default, description), then the command line's
-// own options and exit codes.
+// own options and exit codes; and the short usage a command line without a command gets.
 import type { ActionTable } from './action.ts';
 import { OPTIONS, variableOf } from './args.ts';
 import { EXIT } from './exit.ts';
@@ -42,6 +42,17 @@ export function helpText(table: ActionTable, commands: readonly string[], width 
       `Logs go to stderr. Exit codes: ${EXIT.ok} success, ${EXIT.failed} the run failed (any failing result), ${EXIT.invalid} invalid input (nothing sent), ${EXIT.cancelled} cancelled.`,
       0,
     ),
+    '',
+  ].join('\n');
+}
+
+/** The short usage, after one line naming what is wrong with a command line that names no command or a misspelt one. */
+export function usageText(commands: readonly string[]): string {
+  return [
+    'usage: agent-deploy <command> [--<input> <value> ...] [options]',
+    `  commands: ${commands.join(', ')}`,
+    `  example:  ${variableOf('api-key')}=<key> agent-deploy deploy --base-url https://deploy.example.com --name my-agent`,
+    '  agent-deploy --help lists every input and option.',
     '',
   ].join('\n');
 }

@@ -1,36 +1,11 @@
 // The command line as a Host: inputs from flags, else AGENT_DEPLOY_* variables; the log on stderr; the outputs kept
 // for --json and the dotenv file; the summary to a file when one is named. What the CI around it adds (its facts,
-// its token, a merge request note) comes from a `Ci`: GitLab CI's, or none on a laptop.
+// its token, a merge request note, its words) comes from a `Ci` (ci.ts): GitLab CI's, or a terminal's.
 import type { Host, HostContext, Integration, IntegrationRun } from '../../core/host.ts';
 import { variableOf } from './args.ts';
+import type { Ci } from './ci.ts';
 import type { Console } from './console.ts';
 import { writeOwnFile } from './files.ts';
-
-/** What the CI the command runs in adds to it. */
-export interface Ci {
-  context: HostContext;
-  /** Its tokens: hidden like api-key from the first line. */
-  secrets: string[];
-  integrations(run: IntegrationRun, input: (name: string) => string): Integration[];
-  /** Where the outputs and the summary are written when the arguments do not say. */
-  files: { dotenv?: string; summary?: string };
-}
-
-/** A laptop, or a CI this command line does not know: the working directory, and nothing else. */
-export function noCi(cwd: string): Ci {
-  return {
-    context: { workspace: cwd },
-    secrets: [],
-    integrations(run) {
-      if (run.environment || run.prComment)
-        run.log.info(
-          'environment and pr-comment are features of GitHub Actions (and merge request notes of GitLab CI): skipped here.',
-        );
-      return [];
-    },
-    files: {},
-  };
-}
 
 interface CliHostOptions {
   flags: ReadonlyMap<string, string>;

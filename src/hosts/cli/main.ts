@@ -1,40 +1,40 @@
 // The command line's edge (`agent-deploy`, dist/cli.js): the arguments read against action.yml, the CI around it
-// (GitLab CI, or none), the log on stderr, the system's clock and HTTP, SIGINT/SIGTERM as the cancel, and the run;
-// then the outputs (--json on stdout, the dotenv file) and the exit code.
+// (ci-registry.ts: GitLab CI, or a terminal), the log on stderr, the system's clock and HTTP, SIGINT/SIGTERM as the
+// cancel, and the run; then the outputs (--json on stdout, the dotenv file) and the exit code.
 import { COMMANDS } from '../../commands/index.ts';
 import { runAction, USER_AGENT } from '../../run.ts';
 import { httpTransport } from '../../service/transport.ts';
 import { systemClock } from '../../shared/clock.ts';
 import { systemGit } from '../git.ts';
-import { gitLabCi, isGitLabCi } from '../gitlab/ci.ts';
-import { actionFile, readActionTable } from './action.ts';
+import { type ActionTable, actionFile, readActionTable } from './action.ts';
 import { type Invocation, parseArgs, UsageError, variableOf } from './args.ts';
 import { Console } from './console.ts';
 import { dotenv } from './dotenv.ts';
 import { EXIT, exitCode } from './exit.ts';
 import { RefusedFile, writeOwnFile } from './files.ts';
-import { helpText } from './help.ts';
-import { CliHost, noCi } from './host.ts';
+import { helpText, usageText } from './help.ts';
+import { typedOutputs } from './json.ts';
+import { detectCi } from './ci-registry.ts';
+import { CliHost } from './host.ts';
 
 /** Never rejects: sets process.exitCode. */
 export async function run(argv: readonly string[], script: string): Promise<void> {
   const { stdout, stderr, env } = process;
   let invocation: Invocation;
+  let table: ActionTable;
   try {
-    const table = await readActionTable(actionFile(script));
+    table = await readActionTable(actionFile(script));
     invocation = parseArgs(argv, table.inputs, Object.keys(COMMANDS));
-    const bare = argv.length === 0 && !env[variableOf('command')];
-    if (invocation.help || bare) {
-      // Asked for, it goes to stdout; instead of a command, to stderr, and the shell hears a usage error.
-      const text = helpText(table, Object.keys(COMMANDS), stdout.columns);
-      if (invocation.help) stdout.write(text);
-      else stderr.write(text);
-      process.exitCode = invocation.help ? EXIT.ok : EXIT.invalid;
+    if (argv.length === 0 && !env[variableOf('command')])
+      throw new UsageError('no command given.', true);
+    if (invocation.help) {
+      stdout.write(helpText(table, Object.keys(COMMANDS), stdout.columns));
       return;
     }
   } catch (error) {
     const usage = error instanceof UsageError;
     stderr.write(`agent-deploy: ${(error as Error).message}\n`);
+    if (usage && error.usage) stderr.write(usageText(Object.keys(COMMANDS)));
     process.exitCode = usage ? EXIT.invalid : EXIT.failed;
     return;
   }
@@ -54,7 +54,7 @@ export async function run(argv: readonly string[], script: string): Promise<void
   process.on('SIGTERM', onSignal);
   const transport = httpTransport(USER_AGENT);
   const cwd = process.cwd();
-  const ci = isGitLabCi(env) ? gitLabCi(env, cwd, transport) : noCi(cwd);
+  const ci = await detectCi(env, cwd, transport);
   const console = new Console(stderr, {
     live: stderr.isTTY === true,
     color: stderr.isTTY === true && !env.NO_COLOR,
@@ -79,7 +79,8 @@ export async function run(argv: readonly string[], script: string): Promise<void
     });
     console.close();
     const written = writeDotenv(invocation.dotenv ?? ci.files.dotenv, host.outputs, console, cwd);
-    if (invocation.json) stdout.write(`${JSON.stringify(host.outputs)}\n`);
+    if (invocation.json)
+      stdout.write(`${JSON.stringify(typedOutputs(host.outputs, table.outputs))}\n`);
     // A person at a terminal reads them too (a pipe or a CI's log gets only what --json asks for).
     else if (stdout.isTTY) stdout.write(outputsText(host.outputs));
     process.exitCode = exitCode(report, written && host.failure === undefined);

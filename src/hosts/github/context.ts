@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { HostContext, IntegrationRun } from '../../core/host.ts';
+import { gitHubWords } from './words.ts';
 
 /** What the GitHub features need from the workflow run; read without Octokit, so a run that needs none stays light. */
 export interface GitHubContext {
@@ -52,6 +53,7 @@ export function readContext(
     event,
     untrustedHead: untrusted ? event : undefined,
     workspace: env.GITHUB_WORKSPACE || cwd,
+    words: gitHubWords,
   };
   if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)
     host.runUrl = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;

@@ -5,7 +5,7 @@
 import type { Integration, IntegrationRun, ItemRun } from '../../core/host.ts';
 import type { RunReport } from '../../core/report.ts';
 import { absoluteHttpUrl } from '../../shared/url.ts';
-import type { CallLimits, GitHubApi } from './api.ts';
+import { type CallLimits, type GitHubApi, unaffected } from './api.ts';
 import { upsertComment } from './comment.ts';
 import type { GitHubWork } from './context.ts';
 import {
@@ -111,6 +111,7 @@ export class GitHubSession implements Integration {
       time: run.time,
       timeoutMs: Math.min(CALL_TIMEOUT_MS, Math.max(1000, deadline - run.time.now())),
       signal: run.signal,
+      unaffected: unaffected(run),
     };
   }
 
@@ -226,6 +227,7 @@ export class GitHubSession implements Integration {
     return {
       time: this.options.run.time,
       timeoutMs: report.cancelled ? CANCELLED_CALL_TIMEOUT_MS : CALL_TIMEOUT_MS,
+      unaffected: unaffected(this.options.run),
     };
   }
 }

@@ -63,7 +63,7 @@ export class GitLabApi {
         const status = String(answer.status);
         const detail = message.startsWith(status) ? message : `${status} ${message}`.trim();
         log.warning(
-          `${call.what} failed (${detail}); ${hint(answer.status)}. The deploy is not affected.`,
+          `${call.what} failed (${detail}); ${hint(answer.status)}. ${limits.unaffected}`,
         );
         return undefined;
       }
@@ -72,7 +72,7 @@ export class GitLabApi {
       );
       if (parsed.success) return parsed.data;
       log.warning(
-        `${call.what}: GitLab answered ${answer.status} with a body this action cannot read (${parsed.error.issues[0]?.path.join('.') || 'the body'}); skipped. The deploy is not affected.`,
+        `${call.what}: GitLab answered ${answer.status} with a body this action cannot read (${parsed.error.issues[0]?.path.join('.') || 'the body'}); skipped. ${limits.unaffected}`,
       );
       return undefined;
     } catch (error) {
@@ -85,7 +85,7 @@ export class GitLabApi {
         : error instanceof SyntaxError
           ? 'an answer that is not JSON'
           : String((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-      log.warning(`${call.what} failed (${detail}). The deploy is not affected.`);
+      log.warning(`${call.what} failed (${detail}). ${limits.unaffected}`);
       return undefined;
     } finally {
       timer.dispose();

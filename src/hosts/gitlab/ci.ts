@@ -1,7 +1,8 @@
 // GitLab CI (GITLAB_CI=true) for the command line: the job's facts, GITLAB_TOKEN as a secret, the merge request note,
-// and the files a job hands on: the outputs as a dotenv report, the summary as Markdown.
-import type { Transport } from '../../service/transport.ts';
-import type { Ci } from '../cli/host.ts';
+// the files a job hands on (the outputs as a dotenv report, the summary as Markdown), and its words: a job gives
+// the inputs as its variables.
+import type { Ci, CiKind } from '../cli/ci.ts';
+import { commandLineWords } from '../cli/words.ts';
 import { readGitLabContext } from './context.ts';
 import { gitLabIntegrations } from './integration.ts';
 
@@ -9,18 +10,29 @@ import { gitLabIntegrations } from './integration.ts';
 export const DOTENV_FILE = 'agent-deploy.env';
 export const SUMMARY_FILE = 'agent-deploy-summary.md';
 
-export function isGitLabCi(env: NodeJS.ProcessEnv): boolean {
-  return env.GITLAB_CI === 'true';
-}
-
-export function gitLabCi(env: NodeJS.ProcessEnv, cwd: string, transport: Transport): Ci {
-  const { host, gitlab } = readGitLabContext(env, cwd);
-  const token = env.GITLAB_TOKEN?.trim() || undefined;
-  return {
-    context: host,
-    // As the variable holds it, and trimmed: either may be what a line quotes.
-    secrets: [env.GITLAB_TOKEN ?? '', token ?? ''],
-    integrations: (run, input) => gitLabIntegrations(run, gitlab, token, transport, input),
-    files: { dotenv: DOTENV_FILE, summary: SUMMARY_FILE },
-  };
-}
+export const gitLab: CiKind = {
+  name: 'GitLab CI',
+  detect: (env) => env.GITLAB_CI === 'true',
+  files: { dotenv: DOTENV_FILE, summary: SUMMARY_FILE },
+  async build(env, cwd, transport): Promise<Ci> {
+    const { host, gitlab } = readGitLabContext(env, cwd);
+    const token = env.GITLAB_TOKEN?.trim() || undefined;
+    return {
+      context: {
+        ...host,
+        words: commandLineWords({
+          variables: "the job's variables",
+          secretVariable: 'a masked CI/CD variable (Settings › CI/CD › Variables)',
+          checkout: "check the job's checkout (GIT_STRATEGY: none fetches no files)",
+          noRepository: 'CI_PROJECT_PATH is not set',
+          changeRun:
+            'a merge request pipeline (rules: - if: $CI_PIPELINE_SOURCE == "merge_request_event")',
+        }),
+      },
+      // As the variable holds it, and trimmed: either may be what a line quotes.
+      secrets: [env.GITLAB_TOKEN ?? '', token ?? ''],
+      integrations: (run, input) => gitLabIntegrations(run, gitlab, token, transport, input),
+      files: gitLab.files,
+    };
+  },
+};

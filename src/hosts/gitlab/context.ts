@@ -18,11 +18,11 @@ export interface GitLabFacts {
 export function readGitLabContext(
   env: NodeJS.ProcessEnv,
   cwd: string,
-): { host: HostContext; gitlab: GitLabFacts } {
+): { host: Omit<HostContext, 'words'>; gitlab: GitLabFacts } {
   const iid = /^\d+$/.test(env.CI_MERGE_REQUEST_IID ?? '')
     ? Number(env.CI_MERGE_REQUEST_IID)
     : undefined;
-  const host: HostContext = {
+  const host: Omit<HostContext, 'words'> = {
     repository: parseProjectPath(env.CI_PROJECT_PATH),
     ref: defaultRef(env),
     event: env.CI_PIPELINE_SOURCE || undefined,

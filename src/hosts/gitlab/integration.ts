@@ -4,6 +4,7 @@ import type { Integration, IntegrationRun } from '../../core/host.ts';
 import type { RunReport } from '../../core/report.ts';
 import type { Transport } from '../../service/transport.ts';
 import { isSecureOrLoopback } from '../../shared/url.ts';
+import { unaffected } from '../github/api.ts';
 import { GitLabApi } from './api.ts';
 import type { GitLabFacts } from './context.ts';
 import { upsertNote } from './notes.ts';
@@ -87,6 +88,7 @@ class MergeRequestNote implements Integration {
       {
         time: run.time,
         timeoutMs: report.cancelled ? CANCELLED_CALL_TIMEOUT_MS : CALL_TIMEOUT_MS,
+        unaffected: unaffected(run),
       },
     );
   }

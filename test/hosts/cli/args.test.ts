@@ -4,14 +4,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../src/commands/index.ts';
 import { parse } from 'yaml';
-import type { ActionInput } from '../../../src/hosts/cli/action.ts';
+import type { ActionTable } from '../../../src/hosts/cli/action.ts';
 import { OPTIONS, parseArgs, variableOf } from '../../../src/hosts/cli/args.ts';
 import { helpText } from '../../../src/hosts/cli/help.ts';
+import { outputType, typedOutputs } from '../../../src/hosts/cli/json.ts';
 
-const action = parse(readFileSync(resolve(import.meta.dirname, '../../../action.yml'), 'utf8')) as {
-  description: string;
-  inputs: Record<string, ActionInput>;
-};
+const action = parse(
+  readFileSync(resolve(import.meta.dirname, '../../../action.yml'), 'utf8'),
+) as ActionTable;
 const read = (...argv: string[]) => parseArgs(argv, action.inputs, Object.keys(COMMANDS));
 const flags = (...argv: string[]) => Object.fromEntries(read(...argv).flags);
 
@@ -78,10 +78,11 @@ describe('the arguments', () => {
       ['deploy', 'k3y0123456789abc'],
       "an unexpected argument (number 2) after the command 'deploy'",
     ],
-    [
-      ['k3y0123456789abc', '--name', 'a'],
-      'the first argument is not a command; give one of deploy,',
-    ],
+    [['k3y0123456789abc', '--name', 'a'], /^the first argument is not a command\.$/],
+    [['deplyo', '--name', 'a'], "the first argument is not a command (did you mean 'deploy'?)."],
+    [['stauts'], "the first argument is not a command (did you mean 'status'?)."],
+    [['preview-clsoe'], "the first argument is not a command (did you mean 'preview-close'?)."],
+    [['ship'], /^the first argument is not a command\.$/],
     [
       ['deploy', '--sk-live-0123456789abcdef0123456789abcdef01'],
       'an unknown option: agent-deploy --help',
@@ -121,5 +122,49 @@ describe('--help', () => {
     expect(help).toContain('0 success, 1 the run failed');
     const wide = help.split('\n').filter((line) => line.length > 100 && !line.startsWith('  --'));
     expect(wide).toEqual([]);
+  });
+});
+
+describe('--json', () => {
+  it('types each output as action.yml describes it', () => {
+    const types = Object.fromEntries(
+      Object.entries(action.outputs).map(([name, { description }]) => [
+        name,
+        outputType(description),
+      ]),
+    );
+    expect(Object.entries(types).filter(([, type]) => type !== 'string')).toEqual([
+      ['created', 'boolean'],
+      ['revision-created', 'boolean'],
+      ['duration', 'number'],
+      ['verified', 'boolean'],
+      ['changes', 'object'],
+      ['results', 'object'],
+    ]);
+  });
+
+  it('gives booleans, numbers and objects their type, none as null, text as text', () => {
+    expect(
+      typedOutputs(
+        {
+          result: 'deployed',
+          created: 'true',
+          'revision-created': '',
+          verified: 'false',
+          duration: '12.5',
+          'previous-revision-id': '',
+          results: '{"agent-a":{"result":"deployed","verified":true,"duration":3}}',
+        },
+        action.outputs,
+      ),
+    ).toEqual({
+      result: 'deployed',
+      created: true,
+      'revision-created': null,
+      verified: false,
+      duration: 12.5,
+      'previous-revision-id': '',
+      results: { 'agent-a': { result: 'deployed', verified: true, duration: 3 } },
+    });
   });
 });

@@ -63,7 +63,7 @@ describe('agent-deploy (dist/cli.js)', () => {
     expect(runnerCommands(run)).toEqual([]);
   });
 
-  it('prints the outputs as one JSON object on stdout with --json', async () => {
+  it('prints the outputs as one JSON object on stdout with --json, each of its own type', async () => {
     const dep = ctx.sim.addDeployment({ name: 'my-agent' });
 
     const run = await runCli({
@@ -76,16 +76,60 @@ describe('agent-deploy (dist/cli.js)', () => {
 
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
-    const outputs = JSON.parse(run.stdout) as Record<string, string>;
+    const outputs = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(outputs).toMatchObject({
       result: 'deployed',
       'deployment-id': dep.id,
       'deployment-name': 'my-agent',
       'revision-status': 'DEPLOYED',
-      created: 'false',
-      'revision-created': 'true',
+      created: false,
+      'revision-created': true,
+      duration: expect.any(Number),
     });
     for (const name of Object.keys(outputs)) expect(action.outputs).toHaveProperty([name]);
+  });
+
+  it('--json gives results as an object, not a string', async () => {
+    ctx.sim.addDeployment({ name: 'agent-a' });
+    ctx.sim.addDeployment({ name: 'agent-b' });
+
+    const run = await runCli({
+      args: [
+        'deploy',
+        '--json',
+        ...flags(
+          baseInputs(ctx.sim, {
+            deployments: '[{name: agent-a}, {name: agent-b}]',
+            'repo-ref': 'main',
+          }),
+        ),
+      ],
+    });
+
+    expect(run.code).toBe(0);
+    const { results } = JSON.parse(run.stdout) as { results: unknown };
+    expect(results).toEqual({
+      'agent-a': expect.objectContaining({ result: 'deployed', duration: expect.any(Number) }),
+      'agent-b': expect.objectContaining({ result: 'deployed', verified: null }),
+    });
+  });
+
+  it.each([
+    [[], 'agent-deploy: no command given.'],
+    [
+      ['deplyo', '--name', 'my-agent'],
+      "agent-deploy: the first argument is not a command (did you mean 'deploy'?).",
+    ],
+  ])('%j: one line naming the problem, a short usage, exit 2', async (args, line) => {
+    const run = await runCli({ args });
+
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(line);
+    expect(lines[1]).toMatch(/^usage: agent-deploy <command>/);
+    expect(lines.length).toBeLessThanOrEqual(6);
+    expect(run.stderr).toContain(`commands: ${Object.keys(COMMANDS).join(', ')}`);
   });
 
   it('exits 1 when the deploy fails, with the failure as the last line', async () => {
@@ -109,8 +153,18 @@ describe('agent-deploy (dist/cli.js)', () => {
   });
 
   it.each([
-    ['an invalid value', { timeout: 'soon' }, [], "error: Input 'timeout'"],
-    ['a missing required input', { 'base-url': '' }, [], "error: Input 'base-url'"],
+    [
+      'an invalid value',
+      { timeout: 'soon' },
+      [],
+      'error: --timeout / AGENT_DEPLOY_TIMEOUT: "soon"',
+    ],
+    [
+      'a missing required input',
+      { 'base-url': '' },
+      [],
+      'error: --base-url / AGENT_DEPLOY_BASE_URL is required',
+    ],
     ['an unknown option', {}, ['--nmae', 'other'], 'unknown option --nmae (did you mean --name?)'],
     ['an option without its value', {}, ['--dotenv'], '--dotenv needs a value'],
   ])('exits 2 on %s, before any request', async (_, inputs, args, message) => {

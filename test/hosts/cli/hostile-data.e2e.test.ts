@@ -48,7 +48,8 @@ function job(inputs: Record<string, string> = {}): Record<string, string> {
     'integration-id': INTEGRATION,
     'graph-config-path': 'graph.json',
     'poll-interval': '1s',
-    timeout: '10s',
+    // On the system clock: the action's default, which load never reaches (no case here ends by it).
+    timeout: '30m',
     ...inputs,
   };
   return {

@@ -53,7 +53,6 @@ const pushJob = (): Record<string, string> => ({
   AGENT_DEPLOY_INTEGRATION_ID: INTEGRATION,
   AGENT_DEPLOY_GRAPH_CONFIG_PATH: 'graph.json',
   AGENT_DEPLOY_POLL_INTERVAL: '1s',
-  AGENT_DEPLOY_TIMEOUT: '10s',
 });
 /** The same project's merge request !12, with GITLAB_TOKEN. */
 const mergeRequestJob = (): Record<string, string> => ({
@@ -160,7 +159,9 @@ describe("a merge request pipeline that is not its project's own", () => {
     const run = await runCli({ args: ['deploy', '--preview', 'true'], env });
 
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/error: Input 'preview'/);
+    expect(run.stderr).toContain(
+      "--preview / AGENT_DEPLOY_PREVIEW: preview: true runs in a pull request's own run, not a pipeline for merge request !12 from a fork",
+    );
     expect(service.requests).toEqual([]);
     expect(fakes.gitlab.writes()).toEqual([]);
   });
@@ -176,7 +177,7 @@ describe("a merge request pipeline that is not its project's own", () => {
 
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      /error: Input 'repo-ref' is required on a pipeline for merge request !12 from a fork/,
+      /error: --repo-ref \/ AGENT_DEPLOY_REPO_REF is required on a pipeline for merge request !12 from a fork/,
     );
     expect(service.requests).toEqual([]);
 

@@ -1,9 +1,9 @@
 // The bundled action as the runner runs it (INPUT_* variables in; GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and runner
-// commands out): each command once, a dry run and a refused input. What each command does is tested in-process
+// commands out): each command once and a refused input. What each command does is tested in-process
 // (test/commands/); here the point is that dist/ wires it to the runner. Each case has a simulator of its own, so
 // the cases run at once.
 import { describe, expect, it } from 'vitest';
-import { runAction, visibleText } from '../../helpers/action.ts';
+import { runAction } from '../../helpers/action.ts';
 import { API_KEY, baseInputs, codehostInputs, INTEGRATION } from '../../helpers/setup.ts';
 import { Simulator } from '../../simulator/server.ts';
 
@@ -123,34 +123,6 @@ describe.concurrent('the bundled action', () => {
       ]);
       expect(run.outputs.result).toBe('updated');
       expect(token.provider_account_label).toBe('ci-bot');
-    }));
-
-  it('a dry run prints the request it would send, masks the secrets, and writes nothing', () =>
-    withSimulator(async (sim) => {
-      const dep = sim.addDeployment({ name: 'my-agent' });
-      const secret = 'dry-run-secret-value';
-
-      const run = await runAction({
-        inputs: codehostInputs(sim, 'my-agent', {
-          'dry-run': 'true',
-          secrets: `API_TOKEN=${secret}`,
-        }),
-      });
-
-      expect(run.errors).toEqual([]);
-      expect(run.code).toBe(0);
-      expect(sim.writes()).toEqual([]);
-      expect(run.outputs.result).toBe('planned');
-      const lines = run.stdout.split('\n');
-      expect(lines).toContain(`::add-mask::${secret}`);
-      expect(lines).toContain(`PATCH ${sim.url}/v2/deployments/${dep.id}`);
-      expect(lines).toContain('X-Api-Key: ***');
-      expect(lines).toContain(`::add-mask::${API_KEY}`);
-      for (const [sink, text] of Object.entries(visibleText(run))) {
-        expect(text, sink).not.toContain(API_KEY);
-        expect(text, sink).not.toContain(secret);
-      }
-      expect(run.summary).toContain('**Dry run: nothing was written.**');
     }));
 
   it('an invalid input fails the step with one error line, before any request', () =>

@@ -5,13 +5,14 @@ import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commentMarker } from '../../../src/hosts/github/comment.ts';
 import { useGitHub } from '../../helpers/github.ts';
+import { HANG_GUARD_MS } from '../../helpers/hang-guard.ts';
 import { type InProcessRun, runInProcess, useWorld } from '../../helpers/run.ts';
 import { baseInputs, INTEGRATION } from '../../helpers/setup.ts';
 
 const ctx = useWorld();
 const github = useGitHub(ctx);
 afterEach(async () => {
-  await vi.waitFor(() => expect(github.gh.parked).toBe(0));
+  await vi.waitFor(() => expect(github.gh.parked).toBe(0), HANG_GUARD_MS);
 });
 
 const TOKEN = 'ghs_fakeGitHubToken0123456789';

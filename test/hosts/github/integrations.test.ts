@@ -9,6 +9,7 @@ import { commentMarker, upsertComment } from '../../../src/hosts/github/comment.
 import { finalStatus } from '../../../src/hosts/github/deployments.ts';
 import { systemClock } from '../../../src/shared/clock.ts';
 import { useGitHub } from '../../helpers/github.ts';
+import { HANG_GUARD_MS } from '../../helpers/hang-guard.ts';
 import {
   type InProcessOptions,
   type InProcessRun,
@@ -22,7 +23,7 @@ const ctx = useWorld();
 const github = useGitHub(ctx);
 afterEach(async () => {
   // A held request ends when its socket closes, a moment after the run gave up on it.
-  await vi.waitFor(() => expect(github.gh.parked).toBe(0));
+  await vi.waitFor(() => expect(github.gh.parked).toBe(0), HANG_GUARD_MS);
   ctx.sim.onRevisionStatus = undefined;
 });
 
@@ -153,7 +154,7 @@ describe('environment: a GitHub Deployment', () => {
     // The deploy is over well within the 2 s; the GitHub Deployment's create is given all of them.
     expect(run.ms).toBe(2000);
     expect(warnings(run)).toEqual([
-      "Creating the GitHub Deployment in environment 'production' failed (no answer within 2 s); it needs `permissions: deployments: write`. The deploy is not affected.",
+      "Creating the GitHub Deployment in environment 'production' failed (no answer within 2 s); GitHub's API did not answer in time: check the runner's network and GITHUB_API_URL. The deploy is not affected.",
     ]);
     // Made once, never retried.
     expect(gh.requests).toHaveLength(1);
@@ -423,8 +424,13 @@ describe('the pieces, called directly', () => {
       warning: (m) => said.push(m),
     };
     const c = { repo: { owner: 'o', repo: 'r' }, issueNumber: 3, name: 'n', body: 'hello' };
-    // The machine's clock: these calls are not the world's, whose clock would not wait for them.
-    const limits = { time: systemClock, timeoutMs: 5000 };
+    // The machine's clock: these calls are not the world's, whose clock would not wait for them. No limit load
+    // could reach: the hang guard's.
+    const limits = {
+      time: systemClock,
+      timeoutMs: HANG_GUARD_MS,
+      unaffected: 'The deploy is not affected.',
+    };
 
     expect(await upsertComment(octokit, log, c, limits)).toBe('created');
     expect(await upsertComment(octokit, log, { ...c, body: 'again' }, limits)).toBe('updated');

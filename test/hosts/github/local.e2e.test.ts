@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CHILD_HANG_GUARD_MS } from '../../helpers/hang-guard.ts';
 import { INTEGRATION } from '../../helpers/setup.ts';
 import { Simulator } from '../../simulator/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const LOCAL_ACTION = join(ROOT, 'node_modules/@github/local-action/bin/local-action.js');
-const TIMEOUT_MS = 60_000;
 
 let sim: Simulator;
 let dir: string;
@@ -53,32 +53,28 @@ async function localAction(envFile: string): Promise<{ code: number | null; out:
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const killer = setTimeout(killGroup, TIMEOUT_MS - 5_000);
+  const killer = setTimeout(killGroup, CHILD_HANG_GUARD_MS);
   const code = await new Promise<number | null>((done) => child.on('close', done));
   clearTimeout(killer);
   killGroup();
   return { code, out };
 }
 
-it(
-  '.env.example deploys local-agent to the simulator through GitHub local-action',
-  async () => {
-    const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
-    const envFile = join(dir, '.env');
-    const pointed = example.replace(/^INPUT_BASE-URL=.*$/m, `INPUT_BASE-URL=${sim.url}`);
-    expect(pointed).not.toBe(example);
-    writeFileSync(envFile, pointed);
+it('.env.example deploys local-agent to the simulator through GitHub local-action', async () => {
+  const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
+  const envFile = join(dir, '.env');
+  const pointed = example.replace(/^INPUT_BASE-URL=.*$/m, `INPUT_BASE-URL=${sim.url}`);
+  expect(pointed).not.toBe(example);
+  writeFileSync(envFile, pointed);
 
-    const { code, out } = await localAction(envFile);
+  const { code, out } = await localAction(envFile);
 
-    expect(code, out).toBe(0);
-    const creates = sim.requestsTo('POST', '/v2/deployments');
-    expect(creates, out).toHaveLength(1);
-    expect(creates[0]!.body).toMatchObject({ name: 'local-agent', source: 'codehost' });
-    // local-action exits 0 even after core.setFailed: the result is in its outputs table and the log.
-    expect(out).not.toContain('::error');
-    expect(out).toMatch(/'result'\s*│\s*'deployed'/);
-    expect(out).toContain('Result: deployed');
-  },
-  TIMEOUT_MS,
-);
+  expect(code, out).toBe(0);
+  const creates = sim.requestsTo('POST', '/v2/deployments');
+  expect(creates, out).toHaveLength(1);
+  expect(creates[0]!.body).toMatchObject({ name: 'local-agent', source: 'codehost' });
+  // local-action exits 0 even after core.setFailed: the result is in its outputs table and the log.
+  expect(out).not.toContain('::error');
+  expect(out).toMatch(/'result'\s*│\s*'deployed'/);
+  expect(out).toContain('Result: deployed');
+});

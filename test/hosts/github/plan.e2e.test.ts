@@ -1,14 +1,14 @@
-// The plan against the live state (issue 35) through the bundled action, as the runner runs it: a dry run's table and
-// changes output, skip-unchanged over a monorepo made with the git on PATH, and command drift found and not found.
-// The rest runs in-process: test/deploy/plan.test.ts, test/deploy/live.test.ts, test/commands/drift.test.ts.
+// The plan against the live state (issue 35) through the bundled action, as the runner runs it: skip-unchanged over
+// a monorepo made with the git on PATH (the checkout's git as dist/ hands it to the run), and command drift found
+// and not found. The rest, a dry run's plan among it, runs in-process: test/deploy/plan.test.ts,
+// test/deploy/live.test.ts, test/commands/drift.test.ts.
 import { rmSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { runAction } from '../../helpers/action.ts';
 import { monorepo } from '../../helpers/git.ts';
-import { baseInputs, INTEGRATION, plannedCreate, useSimulator } from '../../helpers/setup.ts';
+import { baseInputs, INTEGRATION, useSimulator } from '../../helpers/setup.ts';
 
 const ctx = useSimulator();
-const LIVE = '1'.repeat(40);
 const PUSHED = 'a'.repeat(40);
 
 const repos: string[] = [];
@@ -22,41 +22,6 @@ const codehost = (extra: Record<string, string>) =>
     'graph-config-path': 'graph.json',
     ...extra,
   });
-
-it('a dry run shows the plan of an existing and of a new deployment: changes and the summary table', async () => {
-  const { sim } = ctx;
-  sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
-  sim.builtCommits = [LIVE];
-  sim.addDeployment({ name: 'agent-a', source_config: { resource_spec: { memory_mb: 1024 } } });
-
-  const run = await runAction({
-    inputs: codehost({
-      'dry-run': 'true',
-      deployments: '[{name: agent-a, resource-spec: {memory_mb: 2048}}, {name: agent-new}]',
-    }),
-  });
-
-  expect(run.errors).toEqual([]);
-  expect(run.code).toBe(0);
-  expect(sim.writes()).toEqual([]);
-  expect(run.outputs.result).toBe('planned');
-  expect(JSON.parse(run.outputs.changes!)).toEqual({
-    'agent-a': {
-      commit: { live: LIVE, wanted: PUSHED },
-      'resource_spec.memory_mb': { live: 1024, wanted: 2048 },
-    },
-    'agent-new': plannedCreate(PUSHED),
-  });
-  expect(run.summary).toContain(
-    [
-      '| Field | Live | Wanted |',
-      '|---|---|---|',
-      `| \`commit\` | \`${LIVE}\` | \`${PUSHED}\` |`,
-      '| `resource_spec.memory_mb` | `1024` | `2048` |',
-    ].join('\n'),
-  );
-  expect(run.summary).toContain('| `deployment` | — | _created_ |');
-});
 
 it('skip-unchanged over a monorepo of three agents, one changed: one PATCH, two no-change', async () => {
   const { sim } = ctx;
