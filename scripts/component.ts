@@ -5,7 +5,7 @@
 // `secrets` are no inputs: an input's value is written into the pipeline's configuration, so they stay masked
 // CI/CD variables (AGENT_DEPLOY_API_KEY, AGENT_DEPLOY_SECRETS), which GitLab gives precedence over a job's own.
 import { stringify } from 'yaml';
-import type { ActionFile } from './docs.ts';
+import type { ActionFile } from './action-file.ts';
 
 export const COMPONENT_FILE = 'templates/agent-deploy.yml';
 

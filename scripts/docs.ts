@@ -10,12 +10,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import type { ActionFile } from './action-file.ts';
 import { COMPONENT_FILE, componentTemplate } from './component.ts';
-
-export interface ActionFile {
-  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
-  outputs: Record<string, { description: string }>;
-}
 
 /** The files with generated regions, relative to the repository root. */
 export const GENERATED_FILES = ['README.md', 'docs/reference.md'];

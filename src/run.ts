@@ -1,27 +1,22 @@
 // One run of the action over a Host: inputs, masking, the command, then outputs, summary, integrations and the
 // verdict. Nothing escapes it: whatever goes wrong, the run ends with `result`, a summary and one failure line.
 import pkg from '../package.json' with { type: 'json' };
-import {
-  type Command,
-  type CommandContext,
-  parseSettings,
-  type SetSettings,
-  type Settings,
-} from './commands/index.ts';
+import type { Command, CommandContext } from './commands/command.ts';
+import { parseSettings, type SetSettings, type Settings } from './commands/index.ts';
 import type { Git, Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
 import type { Words } from './core/words.ts';
 import { afterCancel, failureLine } from './core/outcome.ts';
 import { newReport, type Plan, type RunReport } from './core/report.ts';
+import { FAILED, resultKind } from './core/result.ts';
 import { COMMENT_MAX, Sinks, SUMMARY_MAX } from './core/sinks.ts';
 import { watchDeploymentStatus } from './deploy/diagnose.ts';
 import { describeTarget } from './deploy/lookup.ts';
 import type { DeploymentRef } from './inputs/index.ts';
 import { changesOf, outputsOf, resultsOf } from './report/outputs.ts';
-import { renderSetComment, renderSetSummary } from './report/set-summary.ts';
+import { type PartsOf, renderSetComment, renderSetSummary } from './report/set-summary.ts';
 import {
-  type Headlines,
   renderComment,
   renderFallback,
   renderSummary,
@@ -73,7 +68,7 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
     recordFailure(report, error, log, host.context.words);
   }
   try {
-    await publish(host, report, settings, set, command, sinks, log, integrations);
+    await publish({ host, report, settings, set, command, sinks, log, integrations });
   } catch (error) {
     // The last resort: the summary or an output could not be written.
     host.fail(sinks.logLine(`The action could not report its result: ${String(error)}`));
@@ -168,7 +163,10 @@ async function execute(
 /** The run's failure, from what was thrown; an input is named in the host's words. */
 function recordFailure(report: RunReport, error: unknown, log: Logger, words: Words): void {
   report.ok = false;
-  report.result ??= 'failed';
+  if (!report.result) {
+    report.result = FAILED.name;
+    report.rank = FAILED.rank;
+  }
   // An input error is the inputs' wherever it is found (verify-url once the deployment is read): nothing was written.
   const phase = error instanceof InputError ? 'inputs' : (report.phase ?? 'start');
   if (report.cancelled) {
@@ -221,38 +219,49 @@ function printPlan(plan: Plan, settings: Settings, log: Logger): void {
   for (const line of lines) for (const part of line.split('\n')) log.info(part);
 }
 
+/** What a run's end is published from: its host, its report, what it ran, and the sinks and log of the run. */
+interface Published {
+  host: Host;
+  report: RunReport;
+  /** Undefined when the inputs could not be read, as `command`. */
+  settings: Settings | undefined;
+  set: SetSettings | undefined;
+  command: Command<Settings> | undefined;
+  sinks: Sinks;
+  log: Logger;
+  integrations: Integration[];
+}
+
 /**
  * Outputs, summary, the integrations' last word, then the result line. A render that throws (a bug, or data no test
  * foresaw) costs the details only: a short summary stands in, and the integrations still get the run's end.
  */
-async function publish(
-  host: Host,
-  report: RunReport,
-  settings: Settings | undefined,
-  set: SetSettings | undefined,
-  command: Command<Settings> | undefined,
-  sinks: Sinks,
-  log: Logger,
-  integrations: Integration[],
-): Promise<void> {
-  for (const [name, value] of Object.entries(outputsOf(report)))
+async function publish({
+  host,
+  report,
+  settings,
+  set,
+  command,
+  sinks,
+  log,
+  integrations,
+}: Published): Promise<void> {
+  for (const [name, value] of Object.entries(outputsOf(report, command?.outputs)))
     host.setOutput(name, sinks.output(value));
   const results = resultsOf(report);
   if (results) host.setOutput('results', sinks.json(results));
   const changes = changesOf(report);
   if (changes) host.setOutput('changes', sinks.json(changes));
+  // A report's heading is its result as the command words it; the command adds its rows and sections.
+  const headline = (r: RunReport) => resultKind(command?.results ?? [], r).headline;
+  const partsOf: PartsOf = (r) => ({ ...command?.summary?.(r), headline: headline(r) });
   // Normalised and redacted before rendering (as the renderers read it): Markdown escaping would hide a secret from a
   // redaction of the result.
   const clean = (text: string) => sinks.clean(text);
   let shown: { report: RunReport; context: SummaryContext } | undefined;
   const rendered = (
     what: string,
-    render: (
-      report: RunReport,
-      context: SummaryContext,
-      headlines: Headlines | undefined,
-      room: number,
-    ) => string,
+    render: (report: RunReport, context: SummaryContext, partsOf: PartsOf, room: number) => string,
     room: number,
   ) => {
     try {
@@ -265,10 +274,10 @@ async function publish(
           clean,
         ),
       };
-      return render(shown.report, shown.context, command?.headlines, room);
+      return render(shown.report, shown.context, partsOf, room);
     } catch (error) {
       log.warning(`Could not render the ${what} (${String(error)}); a short one stands in.`);
-      return renderFallback(report, command?.headlines);
+      return renderFallback(report, { headline: headline(report) });
     }
   };
   try {
@@ -276,9 +285,10 @@ async function publish(
       sinks.markdown(
         rendered(
           'job summary',
-          report.items
-            ? renderSetSummary
-            : (shown, context, headlines) => renderSummary(shown, context, headlines),
+          (shown, context, partsOf, room) =>
+            shown.items
+              ? renderSetSummary(shown, context, partsOf, room)
+              : renderSummary(shown, context, partsOf(shown)),
           SUMMARY_MAX,
         ),
         SUMMARY_MAX,
@@ -293,10 +303,10 @@ async function publish(
     body: sinks.markdown(
       rendered(
         'pull request comment',
-        (shown, context, headlines, room) =>
+        (shown, context, partsOf, room) =>
           shown.items
-            ? renderSetComment(shown, context, headlines, host.context.runUrl, room)
-            : renderComment(shown, context, headlines, host.context.runUrl),
+            ? renderSetComment(shown, context, partsOf, host.context.runUrl, room)
+            : renderComment(shown, context, partsOf(shown), host.context.runUrl),
         COMMENT_MAX,
       ),
       COMMENT_MAX,

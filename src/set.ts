@@ -3,35 +3,25 @@
 // one service client, so a 429 or an outage that one item meets holds and slows them all (service/http.ts) instead
 // of each retrying on its own. fail-fast starts no more items once one has failed; a cancel stops them all, and each
 // item's report says where it stood.
-import type { CommandContext, SetSettings, Settings } from './commands/index.ts';
-import type { Git, Integration, ItemRun } from './core/host.ts';
+import type { CommandContext } from './commands/command.ts';
+import type { SetSettings, Settings } from './commands/index.ts';
+import type { Integration, ItemRun } from './core/host.ts';
 import type { Logger } from './core/logger.ts';
-import type { Excerpt } from './core/sinks.ts';
 import { notStarted, setVerdict } from './core/outcome.ts';
-import { conclude, type ItemReport, newReport, type RunReport } from './core/report.ts';
+import { conclude, type ItemReport, newReport } from './core/report.ts';
 import { watchDeploymentStatus } from './deploy/diagnose.ts';
 import { describeTarget } from './deploy/lookup.ts';
-import type { ServiceClient } from './service/client.ts';
-import type { Transport } from './service/transport.ts';
-import type { Words } from './core/words.ts';
 import { compact } from './shared/time.ts';
 
 /** One item's command to its end, its report filled also when it fails (run.ts: as for a run of one deployment). */
 type RunOne = (ctx: CommandContext, settings: Settings) => Promise<void>;
 
-interface SetContext {
-  /** The run's client: every item's calls share its pace, its outage and its holds. */
-  client: ServiceClient;
-  /** The set's report: its items, then its verdict. */
-  report: RunReport;
-  log: Logger;
-  transport: Transport;
-  /** Data a message quotes: an item's, and each item's message in the list's failure. */
-  excerpt: Excerpt;
-  words: Words;
-  git: Git;
-  integrations: Integration[];
-}
+/**
+ * A command's context for the whole list, and its integrations: `client` is the run's (every item's calls share its
+ * pace, its outage and its holds), `report` the set's (its items, then its verdict), and `excerpt` also quotes each
+ * item's message in the list's failure.
+ */
+type SetContext = CommandContext & { integrations: Integration[] };
 
 /** Runs the list and concludes the set's report; each item's report is in `report.items`, in the list's order. */
 export async function runSet(ctx: SetContext, set: SetSettings, runOne: RunOne): Promise<void> {

@@ -1,9 +1,10 @@
-import { type Expectation, follow } from '../deploy/follow.ts';
+import { type Expectation, follow, FOLLOW_RESULTS } from '../deploy/follow.ts';
 import { findByName, findListed, findTarget, LISTING_LAG_MS } from '../deploy/lookup.ts';
 import { activeRevision, planAgainstLive, skipUnchanged } from '../deploy/live.ts';
 import { findNearNames, nearNameMessage, partialCheck } from '../deploy/near-names.ts';
 import { success } from '../core/outcome.ts';
 import { conclude } from '../core/report.ts';
+import { NO_CHANGE, PLANNED } from '../core/result.ts';
 import { changedFields, checkCreatable, createBody, patchBody, planOf } from '../deploy/request.ts';
 import { resolveListener, resolveRepository } from '../deploy/resolve.ts';
 import { checkVerifiable, checkVerifiableCreated, verifyCheck } from '../deploy/verify.ts';
@@ -24,13 +25,14 @@ import { outcomeUnknown } from '../service/retry.ts';
 import type { CreateDeploymentBody, Deployment, Listener } from '../service/schemas.ts';
 import { seconds } from '../shared/time.ts';
 import { sameRepoUrl } from '../shared/url.ts';
-import type { Command, CommandContext } from './index.ts';
+import type { Command, CommandContext } from './command.ts';
 
 /** The main job: find or create the deployment by name, trigger a revision, follow it. */
 export const deploy: Command<DeploySettings> = {
   settings: deploySettings,
   run: deployRun,
   writes: true,
+  results: [...FOLLOW_RESULTS, NO_CHANGE, PLANNED],
 };
 
 async function deployRun(ctx: CommandContext, settings: DeploySettings): Promise<void> {
@@ -108,7 +110,7 @@ async function create(
     await planAgainstLive(ctx, settings, body, undefined, undefined);
   if (settings.dryRun) {
     report.plan = { ...planOf('create', createDeployment(body)), verify };
-    conclude(report, success('planned'));
+    conclude(report, success(PLANNED));
     return;
   }
   report.phase = 'create';
@@ -153,14 +155,14 @@ async function update(
   }
   if (settings.dryRun) {
     report.plan = { ...planOf('update', call), verify };
-    return conclude(report, success('planned'));
+    return conclude(report, success(PLANNED));
   }
   const changes = changedFields(body);
   if (changes.length === 0) {
     // An empty PATCH could only be a no-op; not sending it keeps the run read-only.
     report.revisionId = existing.latest_revision_id ?? undefined;
     log.info(`No input sets a field of '${existing.name}': nothing to send, nothing to wait for.`);
-    return conclude(report, success('no-change'));
+    return conclude(report, success(NO_CHANGE));
   }
   report.phase = 'update';
   report.sent = changes;
@@ -176,7 +178,7 @@ async function update(
   if (!written.revisionId) {
     report.revisionId = written.deployment.latest_revision_id ?? undefined;
     log.info('The service created no new revision: nothing to wait for.');
-    return conclude(report, success('no-change'));
+    return conclude(report, success(NO_CHANGE));
   }
   report.revisionCreated = true;
   return follow(ctx, settings, written.deployment, {

@@ -3,6 +3,7 @@
 // state itself; read-only. Its wording is here, beside its run.
 import { failed, success } from '../core/outcome.ts';
 import { conclude } from '../core/report.ts';
+import { FAILED, NO_CHANGE, type ResultKind } from '../core/result.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { activeRevision, planAgainstLive } from '../deploy/live.ts';
 import { findTarget } from '../deploy/lookup.ts';
@@ -12,11 +13,20 @@ import { type DeploySettings, deploySettings, type Inputs } from '../inputs/inde
 import { getRevision } from '../service/calls.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
 import { classify } from '../service/statuses.ts';
-import type { Command, CommandContext } from './index.ts';
+import type { Command, CommandContext } from './command.ts';
 
 interface DriftSettings extends Omit<DeploySettings, 'command'> {
   command: 'drift';
 }
+
+// In a list, drifted ranks with failed and in-sync with no-change (the contract).
+const IN_SYNC: ResultKind = { ...NO_CHANGE, name: 'in-sync', headline: '✅ In sync' };
+const DRIFTED: ResultKind = {
+  ...FAILED,
+  name: 'drifted',
+  headline: '⚠️ Drifted',
+  next: 'A deploy with these inputs puts back what they set (or change the inputs, if the change on the service is wanted); the job summary lists each difference.',
+};
 
 /** The most fields the failure line names; the summary's table has them all. */
 const FIELDS_NAMED = 10;
@@ -25,6 +35,7 @@ export const drift: Command<DriftSettings> = {
   settings: (inputs: Inputs) => ({ ...deploySettings(inputs), command: 'drift' }),
   run: driftRun,
   writes: false,
+  results: [IN_SYNC, DRIFTED],
 };
 
 async function driftRun(ctx: CommandContext, settings: DriftSettings): Promise<void> {
@@ -59,7 +70,7 @@ async function driftRun(ctx: CommandContext, settings: DriftSettings): Promise<v
   if (wrong.length || fields.length)
     return conclude(report, drifted(deployment.name, fields, wrong));
   report.ending = `In sync: revision ${active!.id} is DEPLOYED, active and the latest, and every value these inputs set is live.`;
-  conclude(report, success('in-sync'));
+  conclude(report, success(IN_SYNC));
 }
 
 /** What is wrong with the live state whatever the inputs: what is active, what became of the latest, the status. */
@@ -99,8 +110,7 @@ function drifted(name: string, fields: string[], wrong: string[]) {
       : []),
     ...wrong,
   ];
-  return failed('drifted', `Deployment '${name}' has drifted: ${parts.join('; ')}.`, {
+  return failed(DRIFTED, `Deployment '${name}' has drifted: ${parts.join('; ')}.`, {
     phase: 'drift',
-    next: 'A deploy with these inputs puts back what they set (or change the inputs, if the change on the service is wanted); the job summary lists each difference.',
   });
 }

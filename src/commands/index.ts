@@ -1,11 +1,9 @@
-// The commands of the action. A command is one file (its settings, its run, whether it writes, its headlines) and
-// one entry below.
-import type { Git, HostContext } from '../core/host.ts';
-import type { Result } from '../core/report.ts';
-import type { FollowContext } from '../deploy/follow.ts';
+// The commands of the action. A command is one file (a Command: command.ts) and one entry below.
+import type { HostContext } from '../core/host.ts';
 import { itemInputs, ofItem } from '../inputs/deployments.ts';
-import { type DeploymentRef, type Inputs, type ReadInput, readInputs } from '../inputs/index.ts';
+import { type DeploymentRef, type ReadInput, readInputs } from '../inputs/index.ts';
 import { Mistakes } from '../inputs/mistakes.ts';
+import type { Command } from './command.ts';
 import { deploy } from './deploy.ts';
 import { drift } from './drift.ts';
 import { previewClose } from './preview-close.ts';
@@ -13,23 +11,6 @@ import { promote } from './promote.ts';
 import { redeploy } from './redeploy.ts';
 import { status } from './status.ts';
 import { tokenMetadata } from './token-metadata.ts';
-
-/**
- * What every command gets: the service, the run's report, a logger, the transport (for verify-url) and the checkout's
- * git (for the plan's paths).
- */
-export type CommandContext = FollowContext & { git: Git };
-
-export interface Command<S> {
-  /** Its settings from the validated inputs; throws InputError for one it needs and is missing. */
-  settings(inputs: Inputs): S;
-  /** Runs it; fills the report as it goes (also when it throws). */
-  run(ctx: CommandContext, settings: S): Promise<void>;
-  /** Whether it writes to the service: only a write is recorded as a deployment (GitHub Deployment). */
-  writes: boolean;
-  /** The summary's heading for a successful result, where this command's differs from the usual one. */
-  headlines?: Partial<Record<Result, string>>;
-}
 
 export const COMMANDS = {
   deploy,

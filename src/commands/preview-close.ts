@@ -1,19 +1,28 @@
 import { describeTarget, findTarget } from '../deploy/lookup.ts';
-import { previewClosed, success } from '../core/outcome.ts';
+import { success } from '../core/outcome.ts';
 import { conclude } from '../core/report.ts';
+import { DEPLOYED, type ResultKind } from '../core/result.ts';
 import {
   type CommonSettings,
   type DeploymentRef,
   type Inputs,
   targetRef,
 } from '../inputs/index.ts';
-import type { Command, CommandContext } from './index.ts';
+import type { Command, CommandContext } from './command.ts';
 
 interface PreviewCloseSettings extends CommonSettings {
   command: 'preview-close';
   /** The preview's name: the inputs make every preview-close run a preview's. */
   target: DeploymentRef;
 }
+
+/** The preview was read (or never existed); nothing was written. */
+const CLOSED: ResultKind = {
+  name: 'closed',
+  fails: false,
+  rank: DEPLOYED.rank,
+  headline: '🔒 Preview closed',
+};
 
 /**
  * A closed change's preview: read, never written (the service's interface has no delete). The host's integrations
@@ -27,6 +36,7 @@ export const previewClose: Command<PreviewCloseSettings> = {
   }),
   run: closeRun,
   writes: false,
+  results: [CLOSED],
 };
 
 async function closeRun(
@@ -39,5 +49,12 @@ async function closeRun(
   report.deployment = deployment;
   report.ending = previewClosed(deployment, describeTarget(settings.target));
   log.info(report.ending);
-  conclude(report, success('closed'));
+  conclude(report, success(CLOSED));
+}
+
+/** A closed change's preview: what stays where (the service's interface has no delete). */
+function previewClosed(deployment: { name: string; id: string } | undefined, name: string): string {
+  return deployment
+    ? `Preview closed; deployment ${deployment.name} (${deployment.id}) stays on the service until deleted there.`
+    : `Preview closed; no deployment is named ${name} on the service (it was never deployed), so none stays there.`;
 }

@@ -1,5 +1,6 @@
-import { notAsPromoted } from '../core/outcome.ts';
+import type { Mismatch } from '../core/outcome.ts';
 import type { Promotion } from '../core/report.ts';
+import { DEPLOYED } from '../core/result.ts';
 import { findByName, findTarget } from '../deploy/lookup.ts';
 import { checkDeploy, type DeploySettings, type Inputs, targetRef } from '../inputs/index.ts';
 import { InputError } from '../core/errors.ts';
@@ -8,8 +9,9 @@ import type { ServiceClient } from '../service/client.ts';
 import { HttpError } from '../service/errors.ts';
 import { DeployError } from '../core/errors.ts';
 import { type Deployment, type Revision, type Source, SOURCES, UUID } from '../service/schemas.ts';
-import { deployTo } from './deploy.ts';
-import type { Command, CommandContext } from './index.ts';
+import { code, esc } from '../shared/markdown.ts';
+import type { Command, CommandContext } from './command.ts';
+import { deploy, deployTo } from './deploy.ts';
 
 interface PromoteSettings extends Omit<DeploySettings, 'command'> {
   command: 'promote';
@@ -63,7 +65,18 @@ export const promote: Command<PromoteSettings> = {
   },
   run: promoteRun,
   writes: true,
-  headlines: { deployed: '✅ Promoted' },
+  // A deploy's results (it deploys through deployTo), with its own heading for a revision gone live.
+  results: [
+    { ...DEPLOYED, headline: '✅ Promoted' },
+    ...deploy.results.filter((kind) => kind !== DEPLOYED),
+  ],
+  outputs: (report) => ({
+    'promoted-from': report.promotion?.fromId,
+    'source-revision-id': report.promotion?.revisionId,
+  }),
+  summary: (report) => ({
+    rows: [['Promoted from', report.promotion && promotedFrom(report.promotion)]],
+  }),
 };
 
 async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promise<void> {
@@ -214,4 +227,44 @@ function promoted(source: Deployment, revision: Revision, kind: Kind): Promotion
       `Revision ${revision.id} of '${source.name}' has repo_commit_sha '${commit}', which is not a full commit sha (40 or 64 hex digits): sent as repo_ref, it might build another commit. Nothing was written.`,
     );
   return { ...base, commit };
+}
+
+/**
+ * command promote: undefined when the target's new revision carries what was promoted (its build of the commit, or
+ * the image byte for byte), else why not, naming both.
+ */
+function notAsPromoted(revision: Revision, promoted: Promotion): Mismatch | undefined {
+  const config = revision.source_revision_config;
+  if (promoted.commit) {
+    const built = config.repo_commit_sha;
+    if (built?.toLowerCase() === promoted.commit.toLowerCase()) return undefined;
+    const want = `commit ${promoted.commit} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+    return {
+      why: built
+        ? `was built from commit ${built}, not from ${want}`
+        : `is DEPLOYED, but the service gives no repo_commit_sha for it, so it cannot be shown to be ${want}`,
+      where: {
+        phase: 'build',
+        next: 'The service built another commit than the one sent as repo_ref: check that the target builds from the same repository as the source, and that the service takes a commit sha as repo_ref (see "Promote" in docs/decisions.md).',
+      },
+    };
+  }
+  const runs = config.image_uri;
+  if (runs === promoted.image) return undefined;
+  const want = `image ${promoted.image} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+  return {
+    why: runs
+      ? `has image ${runs}, not ${want}`
+      : `is DEPLOYED, but the service gives no image_uri for it, so it cannot be shown to be ${want}`,
+    where: {
+      phase: 'build',
+      next: 'The service took another image than the one sent as image_uri: check what rewrites the image on the service (a registry mirror, a tag resolved again), and promote by digest (see "Promote" in docs/decisions.md).',
+    },
+  };
+}
+
+/** "staging (revision `…`, commit `…`)": what command promote deployed, and from where. */
+function promotedFrom(p: Promotion): string {
+  const what = p.commit ? `commit ${code(p.commit)}` : `image ${code(p.image ?? '')}`;
+  return `${esc(p.fromName)} (revision ${code(p.revisionId)}, ${what})`;
 }

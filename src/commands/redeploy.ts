@@ -1,8 +1,9 @@
-import { follow } from '../deploy/follow.ts';
+import { follow, FOLLOW_RESULTS } from '../deploy/follow.ts';
 import { describeTarget, findTarget } from '../deploy/lookup.ts';
 import { notFound } from '../deploy/near-names.ts';
 import { planOf } from '../deploy/request.ts';
 import { conclude } from '../core/report.ts';
+import { PLANNED } from '../core/result.ts';
 import { success } from '../core/outcome.ts';
 import { checkVerifiable, verifyCheck } from '../deploy/verify.ts';
 import { redeployIntent, writeDeployment } from '../deploy/write.ts';
@@ -16,7 +17,7 @@ import {
 import { InputError } from '../core/errors.ts';
 import { redeployRevision } from '../service/calls.ts';
 import { DeployError } from '../core/errors.ts';
-import type { Command, CommandContext } from './index.ts';
+import type { Command, CommandContext } from './command.ts';
 
 interface RedeploySettings extends CommonSettings, FollowSettings {
   command: 'redeploy';
@@ -42,6 +43,7 @@ export const redeploy: Command<RedeploySettings> = {
   },
   run: redeployRun,
   writes: true,
+  results: [...FOLLOW_RESULTS, PLANNED],
 };
 
 async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Promise<void> {
@@ -63,7 +65,7 @@ async function redeployRun(ctx: CommandContext, settings: RedeploySettings): Pro
   const call = redeployRevision(target.id, settings.revisionId);
   if (settings.dryRun) {
     report.plan = { ...planOf('redeploy', call), verify };
-    return conclude(report, success('planned'));
+    return conclude(report, success(PLANNED));
   }
   report.phase = 'redeploy';
   log.info(`Redeploying revision ${settings.revisionId} of '${target.name}'`);

@@ -1,5 +1,6 @@
 import { planOf } from '../deploy/request.ts';
 import { conclude } from '../core/report.ts';
+import { DEPLOYED, PLANNED, type ResultKind } from '../core/result.ts';
 import { success } from '../core/outcome.ts';
 import { type CommonSettings, type Inputs } from '../inputs/index.ts';
 import { InputError } from '../core/errors.ts';
@@ -9,7 +10,7 @@ import { whilePending } from '../deploy/write.ts';
 import { HttpError } from '../service/errors.ts';
 import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
 import { outcomeUnknown } from '../service/retry.ts';
-import type { Command, CommandContext } from './index.ts';
+import type { Command, CommandContext } from './command.ts';
 
 interface TokenMetadataSettings extends CommonSettings {
   command: 'token-metadata';
@@ -17,6 +18,14 @@ interface TokenMetadataSettings extends CommonSettings {
   /** provider_account_label and/or is_default: at least one. */
   metadata: TokenMetadataBody;
 }
+
+/** The token's metadata was written. */
+const UPDATED: ResultKind = {
+  name: 'updated',
+  fails: false,
+  rank: DEPLOYED.rank,
+  headline: '✅ Updated',
+};
 
 /** PATCH a provider token's label and/or default flag: only the fields given. */
 export const tokenMetadata: Command<TokenMetadataSettings> = {
@@ -40,6 +49,9 @@ export const tokenMetadata: Command<TokenMetadataSettings> = {
   },
   run: tokenMetadataRun,
   writes: true,
+  results: [UPDATED, PLANNED],
+  // A dry run's plan writes to the token, not to a deployment.
+  summary: () => ({ planTarget: 'the token' }),
 };
 
 async function tokenMetadataRun(
@@ -50,7 +62,7 @@ async function tokenMetadataRun(
   const call = updateTokenMetadata(settings.tokenId, settings.metadata);
   if (settings.dryRun) {
     report.plan = planOf('update', call);
-    return conclude(report, success('planned'));
+    return conclude(report, success(PLANNED));
   }
   report.phase = 'token-metadata';
   const pending = { request: `${call.method} ${call.path}`, check: `token ${settings.tokenId}` };
@@ -74,5 +86,5 @@ async function tokenMetadataRun(
   const changes = Object.entries(settings.metadata).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
   log.info(`Token ${token.id} updated: ${changes.join(', ')}`);
   report.notes.push(`Token ${token.id} updated: ${changes.join(', ')}.`);
-  conclude(report, success('updated'));
+  conclude(report, success(UPDATED));
 }

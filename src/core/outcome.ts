@@ -1,21 +1,29 @@
-// The words a run ends with: one place for every result's message and for what to look at next.
+// The words a run ends with where the run or a step several commands share ends it (the wait, the rollback, a list):
+// each result's message and what to look at next. A command's own words are in its file.
 import type {
   Comparison,
   ItemReport,
   PendingWrite,
-  Promotion,
-  Result,
   RevisionValues,
   Rollback,
   RunReport,
   Verdict,
 } from './report.ts';
+import {
+  DEPLOYED,
+  FAILED,
+  NOT_STARTED,
+  ROLLED_BACK,
+  type ResultKind,
+  SKIPPED,
+  SKIPPED_REFUSED,
+  TIMED_OUT,
+} from './result.ts';
 import type { WaitOutcome } from '../deploy/wait.ts';
-import type { Revision } from '../service/schemas.ts';
 import type { Excerpt } from './sinks.ts';
 
-export function success(result: Verdict['result']): Verdict {
-  return { result, ok: true };
+export function success(kind: ResultKind): Verdict {
+  return { result: kind.name, ok: true, rank: kind.rank };
 }
 
 /** The verdict for a revision that was waited on to its end (cancellation is the edge's business). */
@@ -27,42 +35,29 @@ export function settle(
 ): Verdict {
   switch (outcome) {
     case 'deployed':
-      return success('deployed');
+      return success(DEPLOYED);
     case 'skipped':
-      if (options.allowSkipped) return success('skipped');
+      if (options.allowSkipped) return success(SKIPPED);
       return failed(
-        'skipped',
+        SKIPPED_REFUSED,
         `Revision ${revisionId} was SKIPPED by the service; set allow-skipped: true if that is fine.`,
-        {
-          phase: 'wait',
-          next: 'A skipped revision is usually superseded by a newer one; check the deployment in the service.',
-        },
+        { phase: 'wait' },
       );
     case 'failed':
       return failed(
-        'failed',
+        FAILED,
         `Revision ${revisionId} ended ${status}.`,
         diagnose(status, options.setup),
       );
     case 'timed-out':
       return failed(
-        'timed-out',
+        TIMED_OUT,
         options.cutShort
           ? `The wait for revision ${revisionId}${status === 'unknown' ? '' : ` (still ${status})`} stopped: ${options.cutShort}`
           : `Revision ${revisionId} was still ${status} when ${options.limit} ran out.`,
         { phase: 'wait', next: stillGoing(status, options.setup) },
       );
   }
-}
-
-/** A closed change's preview: what stays where (the service's interface has no delete). */
-export function previewClosed(
-  deployment: { name: string; id: string } | undefined,
-  name: string,
-): string {
-  return deployment
-    ? `Preview closed; deployment ${deployment.name} (${deployment.id}) stays on the service until deleted there.`
-    : `Preview closed; no deployment is named ${name} on the service (it was never deployed), so none stays there.`;
 }
 
 /** What a cancel leaves behind when a write had not answered: it may have been applied all the same. */
@@ -101,40 +96,6 @@ export interface Mismatch {
   where: { phase: string; next: string };
 }
 
-/**
- * command promote: undefined when the target's new revision carries what was promoted (its build of the commit, or
- * the image byte for byte), else why not, naming both.
- */
-export function notAsPromoted(revision: Revision, promoted: Promotion): Mismatch | undefined {
-  const config = revision.source_revision_config;
-  if (promoted.commit) {
-    const built = config.repo_commit_sha;
-    if (built?.toLowerCase() === promoted.commit.toLowerCase()) return undefined;
-    const want = `commit ${promoted.commit} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
-    return {
-      why: built
-        ? `was built from commit ${built}, not from ${want}`
-        : `is DEPLOYED, but the service gives no repo_commit_sha for it, so it cannot be shown to be ${want}`,
-      where: {
-        phase: 'build',
-        next: 'The service built another commit than the one sent as repo_ref: check that the target builds from the same repository as the source, and that the service takes a commit sha as repo_ref (see "Promote" in docs/decisions.md).',
-      },
-    };
-  }
-  const runs = config.image_uri;
-  if (runs === promoted.image) return undefined;
-  const want = `image ${promoted.image} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
-  return {
-    why: runs
-      ? `has image ${runs}, not ${want}`
-      : `is DEPLOYED, but the service gives no image_uri for it, so it cannot be shown to be ${want}`,
-    where: {
-      phase: 'build',
-      next: 'The service took another image than the one sent as image_uri: check what rewrites the image on the service (a registry mirror, a tag resolved again), and promote by digest (see "Promote" in docs/decisions.md).',
-    },
-  };
-}
-
 /** The verdict after a rollback: always a failed step, `rolled-back` when the old revision is live again. */
 export function afterRollback(
   broken: { revisionId: string; status: string; why: string; where?: Mismatch['where'] },
@@ -155,7 +116,7 @@ export function afterRollback(
   const { phase, next } = broken.where ?? diagnose(broken.status, setup);
   return rollback.ok
     ? failed(
-        'rolled-back',
+        ROLLED_BACK,
         `Revision ${broken.revisionId} ${broken.why}; rolled back to ${target}, which is DEPLOYED again.`,
         {
           phase,
@@ -163,7 +124,7 @@ export function afterRollback(
         },
       )
     : failed(
-        'failed',
+        FAILED,
         `Revision ${broken.revisionId} ${broken.why}, and the rollback to ${target} ${rollbackEnd}.`,
         {
           phase,
@@ -394,54 +355,41 @@ export function failureLine(failure: { message: string; next?: string }): string
   return failure.next ? `${failure.message} Next: ${failure.next}` : failure.message;
 }
 
+/** A failing verdict: where it broke, and what to look at next (the result's own advice when `where` has none). */
 export function failed(
-  result: Verdict['result'],
+  kind: ResultKind,
   message: string,
-  where: { phase: string; next: string },
+  where: { phase: string; next?: string },
 ): Verdict {
-  return { result, ok: false, failure: { ...where, message } };
+  const next = where.next ?? kind.next;
+  return {
+    result: kind.name,
+    ok: false,
+    rank: kind.rank,
+    failure: { phase: where.phase, message, ...(next === undefined ? {} : { next }) },
+  };
 }
 
-/** The contract's order of a list's results, worst first. */
-const WORST_FIRST: readonly Result[] = [
-  'failed',
-  'timed-out',
-  'unhealthy',
-  'rolled-back',
-  'skipped',
-  'not-started',
-  'submitted',
-  'no-change',
-  'deployed',
-];
-
-/** Results that rank as another does (command drift's). */
-const RANKS_AS: Partial<Record<Result, Result>> = { drifted: 'failed', 'in-sync': 'no-change' };
-
-/**
- * The worst of a list's results, the first of equals in the list's order; one outside the contract's order (a dry
- * run's planned) ranks below deployed.
- */
-function worstResult(results: readonly Result[]): Result | undefined {
-  const rank = (r: Result) => {
-    const i = WORST_FIRST.indexOf(RANKS_AS[r] ?? r);
-    return i === -1 ? WORST_FIRST.length : i;
-  };
-  return results.reduce<Result | undefined>(
-    (worst, r) => (worst === undefined || rank(r) < rank(worst) ? r : worst),
-    undefined,
-  );
+/** The worst of a list's reports by their results' ranks (core/result.ts), the first of equals in the list's order. */
+function worstOf(reports: readonly RunReport[]): RunReport | undefined {
+  const rank = (r: RunReport) => r.rank ?? -Infinity;
+  return reports
+    .filter((r) => r.result)
+    .reduce<RunReport | undefined>(
+      (worst, r) => (worst === undefined || rank(r) > rank(worst) ? r : worst),
+      undefined,
+    );
 }
 
 /** Why an item of a list never started: the job's cancel, or fail-fast after `after` failed. */
 export function notStarted(after?: {
   name: string;
-  result?: Result;
+  result?: string;
 }): Verdict & { ending: string } {
   const ending = after
     ? `Not started: fail-fast stopped the list after '${after.name}' ended ${after.result ?? 'failed'}.`
     : 'Not started: the job was cancelled first.';
-  return { result: 'not-started', ok: false, ending };
+  return { result: NOT_STARTED.name, ok: false, rank: NOT_STARTED.rank, ending };
 }
 
 /**
@@ -453,9 +401,11 @@ export function setVerdict(
   cancelled: boolean,
   excerpt: Excerpt,
 ): Verdict {
-  const result = worstResult(items.flatMap((i) => (i.report.result ? [i.report.result] : [])));
+  const worst = worstOf(items.map((i) => i.report));
+  const result = worst?.result;
+  const rank = worst?.rank ?? FAILED.rank;
   const failing = items.filter((i) => !i.report.ok);
-  if (!failing.length) return { result: result ?? 'deployed', ok: true };
+  if (!failing.length) return result ? { result, ok: true, rank } : success(DEPLOYED);
   const each = failing
     .map(({ name, report }) => {
       const why = report.cancelled
@@ -469,8 +419,9 @@ export function setVerdict(
     : `${failing.length} of ${items.length} deployments did not succeed: ${each}`;
   const only = failing.length === 1 ? failing[0]!.report.failure?.next : undefined;
   return {
-    result: result ?? 'failed',
+    result: result ?? FAILED.name,
     ok: false,
+    rank,
     failure: {
       phase: 'deployments',
       message,

@@ -1,21 +1,5 @@
 import type { Deployment, Revision } from '../service/schemas.ts';
 
-export type Result =
-  | 'deployed'
-  | 'failed'
-  | 'timed-out'
-  | 'skipped'
-  | 'no-change'
-  | 'submitted'
-  | 'rolled-back'
-  | 'updated'
-  | 'planned'
-  | 'unhealthy'
-  | 'closed'
-  | 'in-sync'
-  | 'drifted'
-  | 'not-started';
-
 export interface TimelineEntry {
   status: string;
   /** When the status was first seen (ms on the run's monotonic clock); the first one starts at the trigger. */
@@ -97,10 +81,14 @@ export interface Verification {
   lastAnswer?: string;
 }
 
-/** How a run ends: its result, and for a failure where it broke and what to look at next. */
+/**
+ * How a run ends: its result (a name of core/result.ts's kinds), whether it succeeded, the result's rank in a list's
+ * worst, and for a failure where it broke and what to look at next.
+ */
 export interface Verdict {
-  result: Result;
+  result: string;
   ok: boolean;
+  rank: number;
   failure?: { phase: string; message: string; next?: string };
 }
 
@@ -112,7 +100,9 @@ export interface Verdict {
 export interface RunReport {
   /** Absent when the inputs could not be read. */
   command?: string;
-  result?: Result;
+  /** The `result` output (core/result.ts); its rank in a list's worst beside it. */
+  result?: string;
+  rank?: number;
   ok: boolean;
   deployment?: Deployment;
   /** Undefined when not known: the run's create may have been applied, and no read told (created empty). */
@@ -213,6 +203,7 @@ export function newReport(command?: string): RunReport {
 
 export function conclude(report: RunReport, verdict: Verdict): void {
   report.result = verdict.result;
+  report.rank = verdict.rank;
   report.ok = verdict.ok;
   report.failure = verdict.failure;
 }

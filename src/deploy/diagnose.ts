@@ -13,7 +13,7 @@ import type { DeploymentObserver, ServiceClient } from '../service/client.ts';
 import type { Revision } from '../service/schemas.ts';
 import { classify } from '../service/statuses.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
-import type { FollowContext } from './follow.ts';
+import type { FollowContext } from './context.ts';
 import type { Watch } from './wait.ts';
 
 /** How long one diagnostics read may take, retries included: it must not hold up the wait it explains. */

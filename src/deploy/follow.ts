@@ -1,11 +1,6 @@
 // After a write that made (or chose) a revision: wait for it, check the deployment serves it and the agent answers,
 // roll back when asked, and conclude the run. Shared by deploy, redeploy and promote.
 import type { FollowSettings } from '../inputs/index.ts';
-import type { Logger } from '../core/logger.ts';
-import type { Excerpt } from '../core/sinks.ts';
-import type { ServiceClient } from '../service/client.ts';
-import type { Transport } from '../service/transport.ts';
-import type { Words } from '../core/words.ts';
 import { DeployError } from '../core/errors.ts';
 import type { Deployment, Revision } from '../service/schemas.ts';
 import { CancelledError, compact, seconds } from '../shared/time.ts';
@@ -22,22 +17,33 @@ import {
   success,
 } from '../core/outcome.ts';
 import { conclude, type RunReport, type Verdict } from '../core/report.ts';
+import {
+  DEPLOYED,
+  FAILED,
+  ROLLED_BACK,
+  type ResultKind,
+  SKIPPED,
+  SKIPPED_REFUSED,
+  SUBMITTED,
+  TIMED_OUT,
+  UNHEALTHY,
+} from '../core/result.ts';
+import type { FollowContext } from './context.ts';
 import { compareWithLastGood, setupOf, WaitDiagnostics } from './diagnose.ts';
 import { rollBack } from './rollback.ts';
 import { verify, type VerifyCheck } from './verify.ts';
 import { waitForRevision, type Watch } from './wait.ts';
 
-export interface FollowContext {
-  client: ServiceClient;
-  report: RunReport;
-  log: Logger;
-  /** For verify-url: the run's transport, without the service's headers. */
-  transport: Transport;
-  /** Data a message quotes (a value in the advice): redacted before it is cut. */
-  excerpt: Excerpt;
-  /** How the host names the inputs, for advice. */
-  words: Words;
-}
+/** What a follow ends with, besides the run's failed: for the results of the commands that follow a revision. */
+export const FOLLOW_RESULTS: readonly ResultKind[] = [
+  DEPLOYED,
+  SUBMITTED,
+  SKIPPED,
+  SKIPPED_REFUSED,
+  TIMED_OUT,
+  UNHEALTHY,
+  ROLLED_BACK,
+];
 
 /** What a command asks of its revision beyond DEPLOYED and serving (promote: its commit); undefined when it is so. */
 export type Expectation = (revision: Revision) => Mismatch | undefined;
@@ -59,7 +65,7 @@ const NO_VERIFY_URL = {
 };
 
 /** The results after which the run says what changed since the deployment last worked. */
-const EXPLAINED = new Set(['failed', 'timed-out', 'unhealthy', 'rolled-back']);
+const EXPLAINED = new Set([FAILED, TIMED_OUT, UNHEALTHY, ROLLED_BACK].map((kind) => kind.name));
 
 /**
  * Follows `revisionId`, the revision the write that answered `written` made or chose, to the run's end. `check` is
@@ -102,7 +108,7 @@ async function followToEnd(
     log.info(
       `Revision ${revisionId} submitted; not waiting (wait: false)${settings.verify ? ', so verify-url is not checked' : ''}.`,
     );
-    return conclude(report, success('submitted'));
+    return conclude(report, success(SUBMITTED));
   }
   report.phase = 'wait';
   const ids = { deploymentId: written.id, revisionId };
@@ -173,7 +179,7 @@ async function followToEnd(
     return conclude(
       report,
       failed(
-        'failed',
+        FAILED,
         `Revision ${revisionId} is DEPLOYED, but deployment '${serving.deployment.name}' ${still} ${seconds(serving.waitedMs)} later: the service did not switch to it.`,
         {
           phase: 'activate',
@@ -202,7 +208,7 @@ async function followToEnd(
   if (mismatch) {
     return liveButBroken(
       mismatch.why,
-      failed('failed', `Revision ${revisionId} ${mismatch.why}.`, mismatch.where),
+      failed(FAILED, `Revision ${revisionId} ${mismatch.why}.`, mismatch.where),
       mismatch.where,
     );
   }
@@ -219,7 +225,7 @@ async function followToEnd(
     const why = `is DEPLOYED and was not checked: verify-url ${check.problem}`;
     return liveButBroken(
       why,
-      failed('unhealthy', `Revision ${revisionId} ${why}`, NO_VERIFY_URL),
+      failed(UNHEALTHY, `Revision ${revisionId} ${why}`, NO_VERIFY_URL),
       NO_VERIFY_URL,
     );
   }
@@ -238,14 +244,14 @@ async function followToEnd(
       return liveButBroken(
         why,
         failed(
-          'unhealthy',
+          UNHEALTHY,
           `Revision ${revisionId} ${why}.`,
           diagnose('DEPLOYED', setupOf(report, ctx.excerpt)),
         ),
       );
     }
   }
-  conclude(report, success('deployed'));
+  conclude(report, success(DEPLOYED));
 }
 
 function recordWatch(report: RunReport, watch: Watch): void {

@@ -4,6 +4,7 @@
 import type { Git } from '../core/host.ts';
 import type { Logger } from '../core/logger.ts';
 import { success } from '../core/outcome.ts';
+import { NO_CHANGE } from '../core/result.ts';
 import {
   type Changes,
   type ChangeRow,
@@ -202,6 +203,6 @@ export function skipUnchanged(
     log.notice(note);
     report.notes.push(note);
   }
-  conclude(report, success('no-change'));
+  conclude(report, success(NO_CHANGE));
   return true;
 }

@@ -2,7 +2,7 @@ import { redeployRevision } from '../service/calls.ts';
 import type { Deployment } from '../service/schemas.ts';
 import { CancelledError } from '../shared/time.ts';
 import type { Rollback } from '../core/report.ts';
-import type { FollowContext } from './follow.ts';
+import type { FollowContext } from './context.ts';
 import { waitForRevision } from './wait.ts';
 import { redeployIntent, writeDeployment } from './write.ts';
 

@@ -10,7 +10,7 @@ import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
 import { outcomeUnknown } from '../service/retry.ts';
 import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas.ts';
 import { compact, seconds } from '../shared/time.ts';
-import type { FollowContext } from './follow.ts';
+import type { FollowContext } from './context.ts';
 import type { PendingWrite } from '../core/report.ts';
 
 /** The revision-level values a revision is told apart by. */

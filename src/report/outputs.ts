@@ -1,12 +1,16 @@
 import type { FieldChange, RunReport } from '../core/report.ts';
 
+/** A command's own outputs of one of its reports, beyond the common ones (commands/command.ts: `outputs`). */
+export type OwnOutputs = (report: RunReport) => Record<string, string | undefined>;
+
 /**
- * The step outputs a report knows (unknown ones are left out, so `if: failure()` steps see only facts). A list's are
- * its `result`, and its one item's outputs when it has only one; `results` (resultsOf) holds every item's.
+ * The step outputs a report knows (unknown ones are left out, so `if: failure()` steps see only facts): the common
+ * ones, then the command's `own`. A list's are its `result`, and its one item's outputs when it has only one;
+ * `results` (resultsOf) holds every item's.
  */
-export function outputsOf(report: RunReport): Record<string, string> {
+export function outputsOf(report: RunReport, own?: OwnOutputs): Record<string, string> {
   if (report.items) {
-    const only = report.items.length === 1 ? outputsOf(report.items[0]!.report) : {};
+    const only = report.items.length === 1 ? outputsOf(report.items[0]!.report, own) : {};
     return report.result ? { ...only, result: report.result } : only;
   }
   const d = report.deployment;
@@ -25,8 +29,7 @@ export function outputsOf(report: RunReport): Record<string, string> {
     result: report.result,
     duration: waitedSeconds(report)?.toString(),
     verified: report.verification && String(report.verification.ok),
-    'promoted-from': report.promotion?.fromId,
-    'source-revision-id': report.promotion?.revisionId,
+    ...own?.(report),
   };
   return Object.fromEntries(
     Object.entries(out).filter((e): e is [string, string] => e[1] !== undefined),

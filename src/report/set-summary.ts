@@ -1,31 +1,35 @@
 // The summary and the comment of a list of deployments (`deployments`): one table of them all (name, result,
 // revision, time, URL), then each deployment's own section, as a run of that one deployment would write it, as many
 // as fit in the room the sink gives (a line says how many more were left out): the table is never what is cut.
-import type { ItemReport, Result, RunReport } from '../core/report.ts';
+import type { ItemReport, RunReport } from '../core/report.ts';
 import { code, esc, link } from '../shared/markdown.ts';
 import { seconds } from '../shared/time.ts';
 import {
-  type Headlines,
   headline,
   renderComment,
   renderSummary,
   runLink,
   type SummaryContext,
+  type SummaryParts,
   timelineChart,
 } from './summary.ts';
+
+/** What the renderers are handed for the list's report and for each item's (run.ts: as the command words them). */
+export type PartsOf = (report: RunReport) => SummaryParts;
 
 /** The job summary of a list: its table, then each deployment's summary that fits in `room`. */
 export function renderSetSummary(
   report: RunReport,
   context: SummaryContext,
-  headlines: Headlines = {},
+  partsOf: PartsOf,
   room = Infinity,
 ): string {
   return sections(
-    [...overview(report, headlines), ...timelineChart(report)],
+    [...overview(report, partsOf), ...timelineChart(report)],
     report,
     room,
-    (item, i) => renderSummary(item.report, itemContext(context, item, i), headlines, false),
+    (item, i) =>
+      renderSummary(item.report, itemContext(context, item, i), partsOf(item.report), false),
   ).join('\n');
 }
 
@@ -33,15 +37,15 @@ export function renderSetSummary(
 export function renderSetComment(
   report: RunReport,
   context: SummaryContext,
-  headlines: Headlines = {},
+  partsOf: PartsOf,
   runUrl?: string,
   room = Infinity,
 ): string {
   const link = runLink(runUrl);
   const size = link.join('\n').length;
   return [
-    ...sections(overview(report, headlines), report, room - size, (item, i) =>
-      renderComment(item.report, itemContext(context, item, i), headlines),
+    ...sections(overview(report, partsOf), report, room - size, (item, i) =>
+      renderComment(item.report, itemContext(context, item, i), partsOf(item.report)),
     ),
     ...link,
   ].join('\n');
@@ -90,10 +94,10 @@ function itemContext(context: SummaryContext, item: ItemReport, i: number): Summ
 const TABLE_URL_MAX = 200;
 
 /** The heading, how many ended how, and the table of the list. */
-function overview(report: RunReport, headlines: Headlines): string[] {
+function overview(report: RunReport, partsOf: PartsOf): string[] {
   const items = report.items ?? [];
   const count = `${items.length} deployment${items.length === 1 ? '' : 's'}`;
-  const lines = [`### ${headline(report, headlines)}: ${count}`, '', `${tally(items)}.`, ''];
+  const lines = [`### ${headline(report, partsOf(report))}: ${count}`, '', `${tally(items)}.`, ''];
   if (report.cancelled)
     lines.push(
       'The job was cancelled: each deployment below says where it stood and what it leaves on the service.',
@@ -117,7 +121,7 @@ function overview(report: RunReport, headlines: Headlines): string[] {
 
 /** "2 deployed, 1 failed": how many items ended with each result, in the order first met. */
 function tally(items: readonly ItemReport[]): string {
-  const counts = new Map<Result | 'unknown', number>();
+  const counts = new Map<string, number>();
   for (const { report } of items) {
     const result = report.result ?? 'unknown';
     counts.set(result, (counts.get(result) ?? 0) + 1);

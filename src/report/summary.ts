@@ -6,7 +6,7 @@ import {
   noPair,
   sentSentence,
 } from '../core/outcome.ts';
-import type { Comparison, Promotion, Result, RunReport, Verification } from '../core/report.ts';
+import type { Comparison, RunReport, Verification } from '../core/report.ts';
 import { classify } from '../service/statuses.ts';
 import { seconds } from '../shared/time.ts';
 import { code, codeBlock, esc, link } from '../shared/markdown.ts';
@@ -15,25 +15,41 @@ import { gantt } from './gantt.ts';
 import { changesSection } from './changes.ts';
 import { waitedSeconds } from './outputs.ts';
 
-const HEADLINE: Record<Result, string> = {
-  deployed: '✅ Deployed',
-  failed: '❌ Failed',
-  'timed-out': '⏱️ Timed out',
-  skipped: '⏭️ Skipped',
-  'no-change': '✅ No change',
-  submitted: '🚀 Submitted',
-  'rolled-back': '↩️ Rolled back',
-  updated: '✅ Updated',
-  planned: '📝 Planned (dry run)',
-  unhealthy: '🩺 Unhealthy',
-  closed: '🔒 Preview closed',
-  'in-sync': '✅ In sync',
-  drifted: '⚠️ Drifted',
-  'not-started': '⏸️ Not started',
+/** A row of the result table: its label and its Markdown (escaped), or nothing to leave it out. */
+export type Row = [label: string, value: string | false | null | undefined];
+
+/** What the table calls the revision rows: for a run, the revision it followed and the one active before it. */
+export interface RevisionLabels {
+  revision: string;
+  status: string;
+  previous: string;
+}
+
+const RUN_LABELS: RevisionLabels = {
+  revision: 'Revision',
+  status: 'Revision status',
+  previous: 'Previous active revision',
 };
 
-/** A command's own headings for its successful results (command status reports a revision, not a run). */
-export type Headlines = Partial<Record<Result, string>>;
+/**
+ * What a command adds to the summary and the comment of one of its reports (commands/command.ts: `summary`), built
+ * from the report as the renderers read it (normalised, redacted) and escaped for Markdown.
+ */
+export interface CommandSummary {
+  /** Its rows of the result table, after the deployment's (promote: where it came from). */
+  rows?: Row[];
+  /** Its words for the revision rows, where they are not a run's (status reads the latest revision). */
+  labels?: RevisionLabels;
+  /** What a dry run would write to, where it is not a deployment (token-metadata: the token). */
+  planTarget?: string;
+  /** Its own sections, after the common ones. */
+  sections?: string[];
+}
+
+/** What the renderers are handed beside a report: the heading of its result, as its command words it, and its parts. */
+export interface SummaryParts extends CommandSummary {
+  headline: string;
+}
 
 export interface SummaryContext {
   name?: string;
@@ -51,21 +67,22 @@ export interface SummaryContext {
 export function renderSummary(
   report: RunReport,
   context: SummaryContext,
-  headlines: Headlines = {},
+  parts: SummaryParts,
   chart = true,
 ): string {
   return [
-    ...heading(report, context, headlines),
+    ...heading(report, context, parts),
     ...ending(report),
     ...cancelled(report),
     ...failure(report),
     ...report.notes.flatMap((note) => [`> ${esc(note)}`, '']),
-    ...resultTable(report, context),
+    ...resultTable(report, context, parts),
     ...diagnostics(report),
     ...timeline(report),
     ...(chart ? timelineChart(report, report.deployment?.name ?? context.name) : []),
     ...changesSection(report),
-    ...plan(report, context),
+    ...plan(report, context, parts),
+    ...(parts.sections ?? []),
   ].join('\n');
 }
 
@@ -82,18 +99,19 @@ export function timelineChart(report: RunReport, name?: string): string[] {
 export function renderComment(
   report: RunReport,
   context: SummaryContext,
-  headlines: Headlines = {},
+  parts: SummaryParts,
   runUrl?: string,
 ): string {
   return [
-    ...heading(report, context, headlines),
+    ...heading(report, context, parts),
     ...ending(report),
     ...cancelled(report),
     ...failure(report),
-    ...resultTable(report, context),
+    ...resultTable(report, context, parts),
     ...diagnostics(report),
     ...changesSection(report),
-    ...plan(report, context),
+    ...plan(report, context, parts),
+    ...(parts.sections ?? []),
     ...runLink(runUrl),
   ].join('\n');
 }
@@ -108,26 +126,24 @@ export function runLink(runUrl: string | undefined): string[] {
  * What stands in when rendering failed (a bug, or data no test foresaw): the headline and the result, nothing from
  * data, so the step still has a summary and the comment still says how the run ended.
  */
-export function renderFallback(report: RunReport, headlines: Headlines = {}): string {
+export function renderFallback(report: RunReport, parts: Pick<SummaryParts, 'headline'>): string {
   const result = report.result ? `\`${report.result}\`` : 'unknown';
   return [
-    `### ${headline(report, headlines)}`,
+    `### ${headline(report, parts)}`,
     '',
     `Result: ${result}. The details could not be rendered here: the job log has them.`,
     '',
   ].join('\n');
 }
 
-export function headline(report: RunReport, headlines: Headlines): string {
-  const own = report.ok && report.result ? headlines[report.result] : undefined;
-  return report.cancelled
-    ? '⚠️ Cancelled'
-    : (own ?? (report.result ? HEADLINE[report.result] : '❌ Failed'));
+/** The heading: the result's, as the command words it, or a cancel's. */
+export function headline(report: RunReport, parts: Pick<SummaryParts, 'headline'>): string {
+  return report.cancelled ? '⚠️ Cancelled' : parts.headline;
 }
 
-function heading(report: RunReport, context: SummaryContext, headlines: Headlines): string[] {
+function heading(report: RunReport, context: SummaryContext, parts: SummaryParts): string[] {
   const name = report.deployment?.name ?? context.name;
-  return [`### ${headline(report, headlines)}${name ? `: ${esc(name)}` : ''}`, ''];
+  return [`### ${headline(report, parts)}${name ? `: ${esc(name)}` : ''}`, ''];
 }
 
 function ending(report: RunReport): string[] {
@@ -150,34 +166,28 @@ function failure(report: RunReport): string[] {
   ];
 }
 
-function resultTable(report: RunReport, context: SummaryContext): string[] {
+function resultTable(report: RunReport, context: SummaryContext, parts: SummaryParts): string[] {
   const d = report.deployment;
-  const readOnly = report.command === 'status';
+  const labels = parts.labels ?? RUN_LABELS;
   const rev = report.revision?.source_revision_config;
   const source = d?.source ?? context.source;
   const ref = rev?.repo_ref ?? context.ref;
   const image = rev?.image_uri ?? context.image;
   const waited = waitedSeconds(report);
-  const rows: [string, string | false | null | undefined][] = [
+  const rows: Row[] = [
     ['Result', report.result && code(report.result)],
     [
       'Deployment',
       d && `${esc(d.name)} (${code(d.id)})${report.created ? ', created by this run' : ''}`,
     ],
-    ['Promoted from', report.promotion && promotedFrom(report.promotion)],
+    ...(parts.rows ?? []),
     ['Deployment status', d && code(d.status)],
     [
-      readOnly ? 'Latest revision' : 'Revision',
+      labels.revision,
       report.revisionId && `${code(report.revisionId)}${report.revisionCreated ? ' (new)' : ''}`,
     ],
-    [
-      readOnly ? 'Latest revision status' : 'Revision status',
-      report.revision && code(report.revision.status),
-    ],
-    [
-      readOnly ? 'Active revision' : 'Previous active revision',
-      report.previousRevisionId && code(report.previousRevisionId),
-    ],
+    [labels.status, report.revision && code(report.revision.status)],
+    [labels.previous, report.previousRevisionId && code(report.previousRevisionId)],
     [
       'Rolled back to',
       report.rollback &&
@@ -271,12 +281,11 @@ function timeline(report: RunReport): string[] {
  * build-command, resource-spec and the like may hold values the runner's masking never covers in a PR comment.
  * The log shows the whole body (run.ts), where the sinks redact every registered secret.
  */
-function plan(report: RunReport, context: SummaryContext): string[] {
+function plan(report: RunReport, context: SummaryContext, parts: SummaryParts): string[] {
   const p = report.plan;
   if (!p) return [];
   const name = report.deployment?.name ?? context.name;
-  const target =
-    report.command === 'token-metadata' ? 'the token' : name ? `deployment ${esc(name)}` : 'it';
+  const target = parts.planTarget ?? (name ? `deployment ${esc(name)}` : 'it');
   const what =
     p.action === 'create'
       ? `create ${target}`
@@ -303,12 +312,6 @@ function plan(report: RunReport, context: SummaryContext): string[] {
       '',
     );
   return lines;
-}
-
-/** "staging (revision `…`, commit `…`)": what command promote deployed, and from where. */
-function promotedFrom(p: Promotion): string {
-  const what = p.commit ? `commit ${code(p.commit)}` : `image ${code(p.image ?? '')}`;
-  return `${esc(p.fromName)} (revision ${code(p.revisionId)}, ${what})`;
 }
 
 function verified(v: Verification): string {

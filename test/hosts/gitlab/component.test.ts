@@ -10,7 +10,7 @@ import {
   componentTemplate,
   NOT_COMPONENT_INPUTS,
 } from '../../../scripts/component.ts';
-import type { ActionFile } from '../../../scripts/docs.ts';
+import type { ActionFile } from '../../../scripts/action-file.ts';
 import { variableOf } from '../../../src/hosts/cli/args.ts';
 import { DOTENV_FILE, SUMMARY_FILE } from '../../../src/hosts/gitlab/ci.ts';
 import { parse } from 'yaml';
