@@ -3,6 +3,7 @@ import type { Promotion } from '../core/report.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { DEPLOYED } from '../core/result.ts';
 import { findByName, findTarget } from '../deploy/lookup.ts';
+import { FULL_COMMIT } from '../deploy/plan.ts';
 import { checkDeploy, type DeploySettings, type Inputs, targetRef } from '../inputs/index.ts';
 import { InputError } from '../core/errors.ts';
 import { getRevision } from '../service/calls.ts';
@@ -22,8 +23,6 @@ interface PromoteSettings extends Omit<DeploySettings, 'command'> {
   fromRevisionId?: string;
 }
 
-/** A commit sha in full (SHA-1 or SHA-256): what repo_ref gets, so the build cannot take another commit. */
-const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 /** An image pinned by its digest: the one reference a registry cannot point at another image later. */
 const DIGEST = /@sha256:[0-9a-f]{64}$/;
 /** The most of an image (the service's, up to 64 KiB) a message quotes: far beyond a real reference. */
@@ -227,7 +226,8 @@ function promoted(source: Deployment, revision: Revision, kind: Kind): Promotion
     throw new DeployError(
       `Revision ${revision.id} of '${source.name}' has no repo_commit_sha: the service does not say which commit it runs, so promote cannot send that commit. Nothing was written.`,
     );
-  if (!COMMIT_SHA.test(commit))
+  // A full sha is what repo_ref gets, so the build cannot take another commit.
+  if (!FULL_COMMIT.test(commit))
     throw new DeployError(
       `Revision ${revision.id} of '${source.name}' has repo_commit_sha '${commit}', which is not a full commit sha (40 or 64 hex digits): sent as repo_ref, it might build another commit. Nothing was written.`,
     );
