@@ -92,7 +92,11 @@ export async function planAgainstLive(
     // A live resource_spec key or secret name is the service's: data, cut like a value.
     field: ctx.excerpt(field, VALUE_MAX),
     live: shown(field, live, 'set', ctx.excerpt),
-    wanted: shown(field, wanted, live === null ? 'set' : 'changed', ctx.excerpt),
+    // A live resource_spec key the given spec lacks goes: `removed`, as a secret's name does.
+    wanted:
+      wanted === null && field.startsWith('resource_spec.')
+        ? { word: 'removed' }
+        : shown(field, wanted, live === null ? 'set' : 'changed', ctx.excerpt),
   }));
   // Data quoted in the reasons (file names, shas) cut once, for every sink.
   const why = Object.fromEntries(
