@@ -6,7 +6,6 @@ import { parseSettings, type SetSettings, type Settings } from './commands/index
 import type { Git, Host, Integration } from './core/host.ts';
 import { InputError } from './core/errors.ts';
 import type { Logger } from './core/logger.ts';
-import type { Words } from './core/words.ts';
 import { afterCancel, failureLine } from './core/outcome.ts';
 import { newReport, type Plan, type RunReport } from './core/report.ts';
 import { FAILED, resultKind } from './core/result.ts';
@@ -31,6 +30,8 @@ import { Redactor, redactedView } from './shared/redact.ts';
 import { compact } from './shared/time.ts';
 
 const REQUEST_TIMEOUT_MS = 30_000;
+/** The most of a thrown error's message the run reports: what a log line holds (core/sinks.ts). */
+const MESSAGE_MAX = 4000;
 export const USER_AGENT = `${pkg.name}/${pkg.version}`;
 
 /** What a run is given: where it runs, its time, its wire, and the job's cancellation. */
@@ -65,7 +66,7 @@ export async function runAction(deps: RunDeps): Promise<RunReport> {
     maskSecrets(host, redactor, settings);
     integrations = await execute(deps, command, settings, set, report, log);
   } catch (error) {
-    recordFailure(report, error, log, host.context.words);
+    recordFailure(report, error, { log, excerpt: log.excerpt, words: host.context.words });
   }
   try {
     await publish({ host, report, settings, set, command, sinks, log, integrations });
@@ -137,7 +138,7 @@ async function execute(
       await command.run(ctx, own);
     } catch (error) {
       if (error instanceof CancelledError || ctx.report.cancelled) ctx.report.cancelled = true;
-      recordFailure(ctx.report, error, ctx.log, words);
+      recordFailure(ctx.report, error, ctx);
     }
     if (ctx.report.plan) printPlan(ctx.report.plan, own, ctx.log);
   };
@@ -152,7 +153,7 @@ async function execute(
       );
     else await runOne({ client, report, log, transport, excerpt, words, git }, settings);
   } catch (error) {
-    recordFailure(report, error, log, words);
+    recordFailure(report, error, { log, excerpt, words });
   } finally {
     signal.removeEventListener('abort', onCancel);
   }
@@ -160,8 +161,16 @@ async function execute(
   return integrations;
 }
 
-/** The run's failure, from what was thrown; an input is named in the host's words. */
-function recordFailure(report: RunReport, error: unknown, log: Logger, words: Words): void {
+/**
+ * The run's failure, from what was thrown; an input is named in the host's words. Any other message is cut as a log
+ * line is: one that quotes the service's data whole (each string up to 64 KiB) stays a paragraph the summary and the
+ * comment keep with their tables.
+ */
+function recordFailure(
+  report: RunReport,
+  error: unknown,
+  { log, excerpt, words }: Pick<CommandContext, 'log' | 'excerpt' | 'words'>,
+): void {
   report.ok = false;
   if (!report.result) {
     report.result = FAILED.name;
@@ -178,12 +187,12 @@ function recordFailure(report: RunReport, error: unknown, log: Logger, words: Wo
     return;
   }
   if (error instanceof Error && error.name !== 'Error' && error.name !== 'TypeError') {
-    report.failure = { phase, message: error.message };
+    report.failure = { phase, message: excerpt(error.message, MESSAGE_MAX) };
     return;
   }
   // Not one of ours: a bug. The stack goes to the debug log, the message to the user.
   log.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  const message = error instanceof Error ? error.message : String(error);
+  const message = excerpt(error instanceof Error ? error.message : String(error), MESSAGE_MAX);
   report.failure = {
     phase,
     message: `Unexpected error: ${message}. This is a bug in the action: please report it with this log (re-run with debug logging for the stack).`,

@@ -1,11 +1,14 @@
 // Whole runs (src/run.ts) as a user reads them: a result and a summary on every run, the usual mistakes of a new
 // user ending in one message that points at the fix, and a failure line that carries the summary's next step.
+import { getOctokit } from '@actions/github';
 import { describe, expect, it } from 'vitest';
 import { esc } from '../src/shared/markdown.ts';
+import { useGitHub } from './helpers/github.ts';
 import { runInProcess, useWorld } from './helpers/run.ts';
 import { baseInputs, codehostInputs } from './helpers/setup.ts';
 
 const world = useWorld();
+const github = useGitHub();
 const codehost = (name: string, extra: Record<string, string> = {}) =>
   codehostInputs(world.sim, name, extra);
 
@@ -105,6 +108,33 @@ describe('errors that point at the cause', () => {
       "has source 'codehost', but image-uri implies source 'external_docker'",
     );
     expect(run.errors[0]).toContain('Drop image-uri');
+    expect(sim.writes()).toEqual([]);
+  });
+
+  it("a message quoting the service's data whole is cut as the log's line is: the comment keeps its table", async () => {
+    const { sim } = world;
+    // A source as long as the service may send one (64 KiB a string): the mismatch's message quotes it.
+    sim.addDeployment({ name: 'my-agent', source: 's'.repeat(60_000) as 'codehost' });
+
+    const run = await runInProcess(world, {
+      inputs: baseInputs(sim, {
+        name: 'my-agent',
+        'image-uri': 'registry.example/agent:1',
+        'github-token': 'ghs_test',
+        'pr-comment': 'true',
+      }),
+      env: { GITHUB_EVENT_NAME: 'pull_request' },
+      event: { number: 7, pull_request: { number: 7 } },
+      github: getOctokit('ghs_test', { baseUrl: github.gh.url }),
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(run.errors[0]).toMatch(/^Deployment 'my-agent' has source 's+…/);
+    const failure = run.summary.split('\n').find((line) => line.startsWith('**'));
+    expect(failure!.length).toBeLessThan(4100);
+    // Whole, the failure line above the table was longer than a comment may be, and the comment was cut there.
+    const [comment] = github.gh.commentsOn(7);
+    expect(comment?.body).toContain('| Result | `failed` |');
     expect(sim.writes()).toEqual([]);
   });
 });

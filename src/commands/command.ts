@@ -16,7 +16,9 @@ export type CommandContext = FollowContext & { git: Git };
 
 /**
  * A command: its settings, its run, whether it writes, the results it ends with and how its report reads in the
- * outputs and the summary. Nothing outside its file names it but its entry in COMMANDS (index.ts).
+ * outputs and the summary. Its name is its key in COMMANDS (index.ts); elsewhere only the inputs name commands (the
+ * ones an input applies to, those that take `deployments`), and run.ts deploy, whose inputs fill the summary's rows
+ * the service did not answer.
  */
 export interface Command<S> {
   /** Its settings from the validated inputs; throws InputError for one it needs and is missing. */

@@ -66,7 +66,8 @@ async function driftRun(ctx: CommandContext, settings: DriftSettings): Promise<v
   report.revision = active;
   await planAgainstLive(ctx, settings, sent, deployment, active);
   const wrong = liveProblems(deployment, active, latest, excerpt);
-  const fields = Object.keys(report.changes?.fields ?? {});
+  // Each as the plan's table shows it: a live resource_spec key or secret name is the service's, cut there.
+  const fields = report.changes?.rows.map((row) => row.field) ?? [];
   if (wrong.length || fields.length)
     return conclude(report, drifted(deployment.name, fields, wrong));
   report.ending = `In sync: revision ${active!.id} is DEPLOYED, active and the latest, and every value these inputs set is live.`;

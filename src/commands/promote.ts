@@ -1,7 +1,9 @@
 import type { Mismatch } from '../core/outcome.ts';
 import type { Promotion } from '../core/report.ts';
+import type { Excerpt } from '../core/sinks.ts';
 import { DEPLOYED } from '../core/result.ts';
 import { findByName, findTarget } from '../deploy/lookup.ts';
+import { FULL_COMMIT } from '../deploy/plan.ts';
 import { checkDeploy, type DeploySettings, type Inputs, targetRef } from '../inputs/index.ts';
 import { InputError } from '../core/errors.ts';
 import { getRevision } from '../service/calls.ts';
@@ -21,10 +23,10 @@ interface PromoteSettings extends Omit<DeploySettings, 'command'> {
   fromRevisionId?: string;
 }
 
-/** A commit sha in full (SHA-1 or SHA-256): what repo_ref gets, so the build cannot take another commit. */
-const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 /** An image pinned by its digest: the one reference a registry cannot point at another image later. */
 const DIGEST = /@sha256:[0-9a-f]{64}$/;
+/** The most of an image (the service's, up to 64 KiB) a message quotes: far beyond a real reference. */
+const IMAGE_SHOWN = 500;
 
 /** The inputs promote takes from the source revision instead, so they cannot be given. */
 const FROM_SOURCE = {
@@ -80,7 +82,7 @@ export const promote: Command<PromoteSettings> = {
 };
 
 async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promise<void> {
-  const { client, report, log } = ctx;
+  const { client, report, log, excerpt } = ctx;
   report.phase = 'lookup';
   const source = await findSource(client, settings.from);
   const kind = kindOf(source.source, `'${source.name}', the deployment in from,`);
@@ -90,7 +92,7 @@ async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promi
   const promotion = promoted(source, revision, kind);
   report.promotion = promotion;
   if (promotion.image && !DIGEST.test(promotion.image)) {
-    const warning = `Image ${promotion.image} of revision ${revision.id} of '${source.name}' has no digest (@sha256:…): its tag can point at another image between the evaluation and this promotion. Deploy '${source.name}' by digest (image-uri: name@sha256:…, e.g. with docker/build-push-action's digest output) and promote that revision.`;
+    const warning = `Image ${excerpt(promotion.image, IMAGE_SHOWN)} of revision ${revision.id} of '${source.name}' has no digest (@sha256:…): its tag can point at another image between the evaluation and this promotion. Deploy '${source.name}' by digest (image-uri: name@sha256:…, e.g. with docker/build-push-action's digest output) and promote that revision.`;
     log.warning(warning);
     report.notes.push(warning);
   }
@@ -104,7 +106,9 @@ async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promi
     throw new DeployError(
       `Target '${existing.name}' has source '${existing.source}' and '${source.name}' has '${source.source}': promote copies a codehost commit to a codehost deployment and a docker image to a docker deployment. Promote to a deployment of the same kind, or use another name.`,
     );
-  const what = promotion.commit ? `commit ${promotion.commit}` : `image ${promotion.image}`;
+  const what = promotion.commit
+    ? `commit ${promotion.commit}`
+    : `image ${excerpt(promotion.image!, IMAGE_SHOWN)}`;
   log.info(
     `Promoting revision ${revision.id} of '${source.name}' (${what}) to '${existing?.name ?? settings.target.name}'.`,
   );
@@ -131,7 +135,7 @@ async function promoteRun(ctx: CommandContext, settings: PromoteSettings): Promi
   };
   checkDeploy(deploy, ctx.words);
   try {
-    await deployTo(ctx, deploy, existing, (built) => notAsPromoted(built, promotion));
+    await deployTo(ctx, deploy, existing, (built) => notAsPromoted(built, promotion, excerpt));
   } catch (error) {
     if (promotion.commit && refusedWrite(error, report.phase))
       error.message += ` Promote sent repo_ref '${promotion.commit}', the commit of revision ${revision.id} of '${source.name}': a service that takes only branch or tag names as repo_ref refuses a commit sha. Tag that commit and deploy the tag (command: deploy, repo-ref: <tag>) instead.`;
@@ -222,7 +226,8 @@ function promoted(source: Deployment, revision: Revision, kind: Kind): Promotion
     throw new DeployError(
       `Revision ${revision.id} of '${source.name}' has no repo_commit_sha: the service does not say which commit it runs, so promote cannot send that commit. Nothing was written.`,
     );
-  if (!COMMIT_SHA.test(commit))
+  // A full sha is what repo_ref gets, so the build cannot take another commit.
+  if (!FULL_COMMIT.test(commit))
     throw new DeployError(
       `Revision ${revision.id} of '${source.name}' has repo_commit_sha '${commit}', which is not a full commit sha (40 or 64 hex digits): sent as repo_ref, it might build another commit. Nothing was written.`,
     );
@@ -231,9 +236,13 @@ function promoted(source: Deployment, revision: Revision, kind: Kind): Promotion
 
 /**
  * command promote: undefined when the target's new revision carries what was promoted (its build of the commit, or
- * the image byte for byte), else why not, naming both.
+ * the image byte for byte), else why not, naming both (each image quoted through `excerpt`).
  */
-function notAsPromoted(revision: Revision, promoted: Promotion): Mismatch | undefined {
+function notAsPromoted(
+  revision: Revision,
+  promoted: Promotion,
+  excerpt: Excerpt,
+): Mismatch | undefined {
   const config = revision.source_revision_config;
   if (promoted.commit) {
     const built = config.repo_commit_sha;
@@ -251,10 +260,10 @@ function notAsPromoted(revision: Revision, promoted: Promotion): Mismatch | unde
   }
   const runs = config.image_uri;
   if (runs === promoted.image) return undefined;
-  const want = `image ${promoted.image} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
+  const want = `image ${excerpt(promoted.image!, IMAGE_SHOWN)} of revision ${promoted.revisionId} of '${promoted.fromName}', which was promoted`;
   return {
     why: runs
-      ? `has image ${runs}, not ${want}`
+      ? `has image ${excerpt(runs, IMAGE_SHOWN)}, not ${want}`
       : `is DEPLOYED, but the service gives no image_uri for it, so it cannot be shown to be ${want}`,
     where: {
       phase: 'build',

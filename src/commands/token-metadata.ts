@@ -66,22 +66,27 @@ async function tokenMetadataRun(
   }
   report.phase = 'token-metadata';
   const pending = { request: `${call.method} ${call.path}`, check: `token ${settings.tokenId}` };
-  const token = await whilePending(ctx, pending, () =>
-    client.send(call).catch((error: unknown) => {
-      // The generic 403 hint is about the key and tenant; here the usual cause is ownership.
-      if (error instanceof HttpError && error.status === 403) {
-        throw new DeployError(
-          `${error.message} Only the owner of token ${settings.tokenId} may change its metadata: use an api-key of the token's owner.`,
-        );
-      }
-      // A lost answer (a 429 was not processed): nothing reads a token back, so it is never sent again on a guess.
-      if (outcomeUnknown(error) && !(error instanceof HttpError && error.status === 429)) {
-        throw new PossiblyAppliedError(
-          `${error.message} The update may have been applied all the same, and a token update is never sent again on a guess: check token ${settings.tokenId}'s metadata on the service before running the job again.`,
-        );
-      }
-      throw error;
-    }),
+  const token = await whilePending(
+    ctx,
+    pending,
+    () =>
+      client.send(call).catch((error: unknown) => {
+        // The generic 403 hint is about the key and tenant; here the usual cause is ownership.
+        if (error instanceof HttpError && error.status === 403) {
+          throw new DeployError(
+            `${error.message} Only the owner of token ${settings.tokenId} may change its metadata: use an api-key of the token's owner.`,
+          );
+        }
+        // A lost answer (a 429 was not processed): nothing reads a token back, so it is never sent again on a guess.
+        if (outcomeUnknown(error) && !(error instanceof HttpError && error.status === 429)) {
+          throw new PossiblyAppliedError(
+            `${error.message} The update may have been applied all the same, and a token update is never sent again on a guess: check token ${settings.tokenId}'s metadata on the service before running the job again.`,
+          );
+        }
+        throw error;
+      }),
+    // A token's update makes no revision, applied or not: revision-created stays false.
+    false,
   );
   const changes = Object.entries(settings.metadata).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
   log.info(`Token ${token.id} updated: ${changes.join(', ')}`);

@@ -327,6 +327,14 @@ export function sentSentence(sent: string[], show: (field: string) => string): s
     : 'This run sent no field (a redeploy).';
 }
 
+/** Why secrets on both sides are not in the plan (deploy/live.ts), each name as `show` writes it (plain, or code in Markdown). */
+export function unverifiedNote(
+  names: readonly string[],
+  show: (name: string) => string = (name) => name,
+): string {
+  return `Secrets ${names.map(show).join(', ')}: the deployment has ${names.length === 1 ? 'it' : 'them'} too, and the service never returns a secret's value, so a new value cannot be seen.`;
+}
+
 /** The revision-level values of two revisions side by side, as the comparison shows them. */
 export const COMPARED = [
   ['Ref', 'ref'],

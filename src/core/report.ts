@@ -14,7 +14,7 @@ export interface Plan {
   path: string;
   /** The request body with secret values replaced. */
   body?: unknown;
-  /** For updates: the fields the request sets. */
+  /** The fields the request sets (a create's or an update's; none for a redeploy). */
   changes: string[];
   /** verify-url as it would be checked, or why it cannot be resolved yet. */
   verify?: { url?: string; problem?: string };

@@ -3,7 +3,7 @@
 // skip-unchanged's choice, which needs nothing more.
 import type { Git } from '../core/host.ts';
 import type { Logger } from '../core/logger.ts';
-import { success } from '../core/outcome.ts';
+import { success, unverifiedNote } from '../core/outcome.ts';
 import { NO_CHANGE } from '../core/result.ts';
 import {
   type Changes,
@@ -92,7 +92,11 @@ export async function planAgainstLive(
     // A live resource_spec key or secret name is the service's: data, cut like a value.
     field: ctx.excerpt(field, VALUE_MAX),
     live: shown(field, live, 'set', ctx.excerpt),
-    wanted: shown(field, wanted, live === null ? 'set' : 'changed', ctx.excerpt),
+    // A live resource_spec key the given spec lacks goes: `removed`, as a secret's name does.
+    wanted:
+      wanted === null && field.startsWith('resource_spec.')
+        ? { word: 'removed' }
+        : shown(field, wanted, live === null ? 'set' : 'changed', ctx.excerpt),
   }));
   // Data quoted in the reasons (file names, shas) cut once, for every sink.
   const why = Object.fromEntries(
@@ -158,14 +162,6 @@ function logPlan(
   }
   if (commitNote) log.info(`  ${commitNote}`);
   if (unverified.length) log.info(`  ${unverifiedNote(unverified)}`);
-}
-
-/** Why secrets on both sides are not in the plan, each name as `show` writes it (plain, or code in Markdown). */
-export function unverifiedNote(
-  names: readonly string[],
-  show: (name: string) => string = (name) => name,
-): string {
-  return `Secrets ${names.map(show).join(', ')}: the deployment has ${names.length === 1 ? 'it' : 'them'} too, and the service never returns a secret's value, so a new value cannot be seen.`;
 }
 
 /**

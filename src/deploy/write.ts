@@ -119,14 +119,15 @@ export async function writeDeployment(
 /**
  * Runs `work`, a write and what tells its outcome, with `write` recorded in the report: a cancel meanwhile reports
  * it as possibly applied. The record goes when `work` ends any other way (its error tells what is known); `work`
- * clears it while nothing is in flight (before a write goes again) and sets it back before sending. A write left
- * possibly applied (by a cancel, or a PossiblyAppliedError) makes revision-created unknown, unless an earlier write
- * of the run made one.
+ * clears it while nothing is in flight (before a write goes again) and sets it back before sending. A deployment's
+ * write left possibly applied (by a cancel, or a PossiblyAppliedError) makes revision-created unknown, unless an
+ * earlier write of the run made one; a write that makes no revision (`revisions: false`: a token's) leaves it false.
  */
 export async function whilePending<T>(
   { client, report }: FollowContext,
   write: PendingWrite,
   work: () => Promise<T>,
+  revisions = true,
 ): Promise<T> {
   if (client.clock.signal.aborted) throw new CancelledError();
   report.pendingWrite = write;
@@ -137,7 +138,8 @@ export async function whilePending<T>(
   } catch (error) {
     const cancelled = client.clock.signal.aborted;
     const unknown = (cancelled && report.pendingWrite) || error instanceof PossiblyAppliedError;
-    if (unknown && report.revisionCreated === false) report.revisionCreated = undefined;
+    if (unknown && revisions && report.revisionCreated === false)
+      report.revisionCreated = undefined;
     if (!cancelled) report.pendingWrite = undefined;
     throw error;
   }

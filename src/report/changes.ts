@@ -2,7 +2,7 @@
 // field that would change, live beside wanted, as deploy/live.ts made its cells (values cut, or a word where a value
 // is not shown), then why where the values do not say.
 import type { RunReport, Shown } from '../core/report.ts';
-import { unverifiedNote } from '../deploy/live.ts';
+import { unverifiedNote } from '../core/outcome.ts';
 import { code, esc } from '../shared/markdown.ts';
 
 export function changesSection(report: RunReport): string[] {

@@ -105,6 +105,26 @@ describe('drift', () => {
     expect(run.errors[0]).toContain('the deployment is UNUSED, not READY');
   });
 
+  it('live keys as long as the service may send: the failure line names them cut, the summary keeps its tables', async () => {
+    const long = (i: number) => `k${i}`.padEnd(60_000, 'x');
+    const labels = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [long(i), 'v']));
+    inSync('my-agent', { source_config: { resource_spec: { min_scale: 1, labels } } });
+
+    const run = await runInProcess(world, {
+      inputs: drift('my-agent', { 'resource-spec': 'min_scale: 1' }),
+    });
+
+    expect(run.outputs.result).toBe('drifted');
+    expect(run.errors[0]).toMatch(
+      /^Deployment 'my-agent' has drifted: resource_spec\.labels\.k0x+…, .* and 2 more differ from these inputs\. Next: /,
+    );
+    expect(run.errors[0]!.length).toBeLessThan(3000);
+    // Named in full, the twelve keys made a line of 600 KB, and the cut of the summary kept its heading alone.
+    expect(run.summary).toContain('| Result | `drifted` |');
+    expect(run.summary).toContain('#### The plan: live against these inputs');
+    expect(run.summary).not.toContain('left out');
+  });
+
   it('a deployment that does not exist is drift: it would be created', async () => {
     const run = await runInProcess(world, { inputs: drift('gone-agent') });
 

@@ -1,12 +1,15 @@
 // command: promote (issue 20): the source's active DEPLOYED revision, its commit or its image, deployed to the target
 // and checked as deploy checks, with every check that needs no write before the first write. Every case ends by
 // checking that the source was never written to.
+import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from 'vitest';
+import { useGitHub } from '../helpers/github.ts';
 import { runInProcess, useWorld } from '../helpers/run.ts';
 import { baseInputs, INTEGRATION } from '../helpers/setup.ts';
 import type { Deployment } from '../simulator/server.ts';
 
 const world = useWorld();
+const github = useGitHub();
 /** The source of the test, and how many revisions it was seeded with. */
 let source: { id: string; revisions: number } | undefined;
 
@@ -557,6 +560,36 @@ describe('promote, docker: the image checked, and pinned by digest', () => {
     expect(run.summary).toContain(`> Image ${tag} of revision`);
     expect(run.summary).toContain('has no digest');
     expect(run.summary).toContain('promote that revision.');
+  });
+
+  it('quotes images as long as the service may send cut, so the comment keeps its table', async () => {
+    const { sim } = world;
+    const image = (tag: string) => `registry.example/agent:${tag.repeat(60_000)}`;
+    seedSource({
+      name: 'agent-staging',
+      source: 'external_docker',
+      source_revision_config: { image_uri: image('a') },
+    });
+    const prod = sim.addDeployment({ name: 'agent-prod', source: 'external_docker' });
+    rewriteImages(prod.id, image('b'));
+
+    const run = await runInProcess(world, {
+      inputs: promote('agent-staging', 'agent-prod', {
+        'github-token': 'ghs_test',
+        'pr-comment': 'true',
+      }),
+      env: { GITHUB_EVENT_NAME: 'pull_request' },
+      event: { number: 7, pull_request: { number: 7 } },
+      github: getOctokit('ghs_test', { baseUrl: github.gh.url }),
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(run.errors[0]).toMatch(
+      /has image registry\.example\/agent:b{400,500}…, not image registry\.example\/agent:a{400,500}… of revision/,
+    );
+    // Quoted whole, the two images made the failure line, above the table, longer than a comment may be: cut there.
+    const [comment] = github.gh.commentsOn(7);
+    expect(comment?.body).toContain('| Result | `failed` |');
   });
 
   it('says nothing of digests for an image pinned by one', async () => {

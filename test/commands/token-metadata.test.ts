@@ -63,6 +63,8 @@ describe('token-metadata', () => {
 
       expect(run.code).toBe(1);
       expect(run.outputs.result).toBe('failed');
+      // Possibly applied, but a token update never makes a revision: surely none, so false, not unknown.
+      expect(run.outputs['revision-created']).toBe('false');
       expect(sim.writes()).toHaveLength(1);
       expect(run.errors).toHaveLength(1);
       expect(run.errors[0]).toContain(said);

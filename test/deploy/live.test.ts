@@ -76,6 +76,23 @@ describe('dry-run shows the plan', () => {
     expect(run.stdout).toContain('Dry run: nothing is written to the service.');
   });
 
+  it('a live resource_spec key the given spec lacks: removed, in the table and the log', async () => {
+    live('my-agent', PUSHED, {
+      name: 'my-agent',
+      source_config: { resource_spec: { min_scale: 1, max_scale: 3 } },
+    });
+
+    const run = await runInProcess(world, {
+      inputs: codehost('my-agent', { 'dry-run': 'true', 'resource-spec': 'min_scale: 1' }),
+    });
+
+    expect(changesOf(run.outputs)).toEqual({
+      'my-agent': { 'resource_spec.max_scale': { live: 3, wanted: null } },
+    });
+    expect(run.summary).toContain('| `resource_spec.max_scale` | `3` | _removed_ |');
+    expect(run.stdout).toContain("  resource_spec.max_scale: '3' → removed");
+  });
+
   it('of a deployment that does not exist yet: created, with what the create sends', async () => {
     const { sim } = world;
     sim.addRepository(INTEGRATION, { owner: 'acme', name: 'agent' });
