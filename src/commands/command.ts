@@ -34,6 +34,6 @@ export interface Command<S> {
   results: readonly ResultKind[];
   /** Its outputs beyond the common ones (report/outputs.ts); action.yml declares each. */
   outputs?: OwnOutputs;
-  /** What it adds to the summary and the comment of a report: rows, its words for the revision rows. */
+  /** What it adds to the summary and the comment of a report: rows, its words for the revision rows, sections. */
   summary?(report: RunReport): CommandSummary;
 }

@@ -42,6 +42,8 @@ export interface CommandSummary {
   labels?: RevisionLabels;
   /** What a dry run would write to, where it is not a deployment (token-metadata: the token). */
   planTarget?: string;
+  /** Its own sections, after the common ones. */
+  sections?: string[];
 }
 
 /** What the renderers are handed beside a report: the heading of its result, as its command words it, and its parts. */
@@ -80,6 +82,7 @@ export function renderSummary(
     ...(chart ? timelineChart(report, report.deployment?.name ?? context.name) : []),
     ...changesSection(report),
     ...plan(report, context, parts),
+    ...(parts.sections ?? []),
   ].join('\n');
 }
 
@@ -108,6 +111,7 @@ export function renderComment(
     ...diagnostics(report),
     ...changesSection(report),
     ...plan(report, context, parts),
+    ...(parts.sections ?? []),
     ...runLink(runUrl),
   ].join('\n');
 }
