@@ -67,6 +67,8 @@ interface Fault {
 
 const DEPLOYMENT_PATH = /^\/v2\/deployments\/([^/?]+)/;
 const PROXY_PAGE = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+/** A write's 2xx answer that is no resource of the interface (a service or a proxy that says only "accepted"). */
+const GARBLED = JSON.stringify({ detail: 'accepted' });
 
 export class Wire {
   readonly log: Entry[] = [];
@@ -191,6 +193,8 @@ export class Wire {
         const now = this.deploymentNow(entry.path);
         return ok(real) && now !== undefined ? { ...real, body: now } : real;
       }
+      case 'garbled':
+        return ok(real) ? { ...real, body: GARBLED } : real;
       default:
         return real;
     }
@@ -268,6 +272,7 @@ export class Wire {
       (k) =>
         (k !== 'lag' || !write) &&
         ((k !== 'stale' && k !== 'late' && k !== 'raced') || deploymentWrite) &&
+        (k !== 'garbled' || write) &&
         (k !== 'shift' || shifted(entry.path) !== entry.path),
     );
     if (!kinds.length) return undefined;
@@ -344,6 +349,9 @@ export class Wire {
       case 'late':
         fault.outMs = rng.int(0, 20_000);
         fault.words = `applied, answered ${fault.outMs} ms later with the deployment as it is then`;
+        break;
+      case 'garbled':
+        fault.words = 'applied, answered 2xx with a body that is not what was asked for';
         break;
     }
     return fault;
