@@ -89,6 +89,15 @@ describe('what failed', () => {
       "(403 API rate limit exceeded); GitHub's API rate limit for this token is spent; it resets at 2023-11-14T22:13:20.000Z, and a best-effort call is not retried",
     ],
     [
+      'a 403 whose reset is past any date (data: no time is made of it)',
+      {
+        status: 403,
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999999' },
+        body: { message: 'API rate limit exceeded' },
+      },
+      "(403 API rate limit exceeded); GitHub's API rate limit for this token is spent, and a best-effort call is not retried",
+    ],
+    [
       'a 429 asking to wait',
       { status: 429, headers: { 'retry-after': '60' }, body: { message: 'Too Many Requests' } },
       "(429 Too Many Requests); GitHub's API rate limit for this token is spent; GitHub asks to wait 60 s, and a best-effort call is not retried",
