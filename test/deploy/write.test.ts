@@ -299,6 +299,47 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
   });
 });
 
+describe('the redeploy of the revision that is already the latest', () => {
+  const redeployLatest = (latest: string) =>
+    baseInputs(ctx.sim, { command: 'redeploy', name: 'my-agent', 'revision-id': latest });
+
+  it('answered as the deployment was, while the service made a new revision of it: that one is followed', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    const r0 = dep.latest_revision_id!;
+    sim.redeployMode = 'new-revision';
+    sim.fault({ method: 'POST', path: /\/redeploy$/, stale: true });
+
+    const run = await runInProcess(ctx, { inputs: redeployLatest(r0) });
+
+    expect(run.errors).toEqual([]);
+    const made = sim.deployment(dep.id)!.latest_revision_id!;
+    expect(made).not.toBe(r0);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      'revision-id': made,
+      'revision-created': 'true',
+    });
+    expect(sim.requestsTo('POST', /\/redeploy$/)).toHaveLength(1);
+  });
+
+  it('redeployed in place: the one re-read shows no new revision', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    const r0 = dep.latest_revision_id!;
+
+    const run = await runInProcess(ctx, { inputs: redeployLatest(r0) });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      'revision-id': r0,
+      'revision-created': 'false',
+    });
+    expect(sim.revisions(dep.id)).toHaveLength(1);
+  });
+});
+
 describe('a create is never sent again on a guess', () => {
   const create = (extra: Record<string, string> = {}) =>
     codehost('new-agent', { 'repo-url': 'https://codehost.example/acme/agent', ...extra });
