@@ -79,6 +79,7 @@ function textCases(): [string, () => unknown][] {
       () => s.redact(mb('%4B%c3%a9&#107;&#x4B&lowbar;\\u004b\\_+ｋ㎏')),
     ],
     ['redact: escapes that never finish', () => s.redact(mb('%&#\\u&x;%e2%82'))],
+    ['redact: named entities with no `;` anywhere after them', () => s.redact(mb('&a'))],
     ['redact: near-misses of the key in hex', () => s.redact(almostHex)],
     ['excerpt', () => s.excerpt(hidden, 300)],
     ['logLine: white space, then no command', () => s.logLine(mb(' ', 'x'))],

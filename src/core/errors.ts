@@ -57,8 +57,8 @@ function describe(mistakes: readonly Mistake[], lead: string | undefined, name: 
 }
 
 /**
- * A write whose outcome the run could not learn (its answer was lost and no read tells): it may have been applied.
- * The run then reports revision-created as not known.
+ * A write whose outcome the run could not learn (its answer was lost, or came in a form the run cannot take, and no
+ * read tells): it may have been applied. The run then reports created and revision-created as not known.
  */
 export class PossiblyAppliedError extends DeployError {
   override name = 'PossiblyAppliedError';

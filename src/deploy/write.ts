@@ -4,6 +4,7 @@
 // whilePending, which every write goes through, tells a cancel which write may have been applied.
 import { type Call, getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { CancelledError } from '../shared/time.ts';
 import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
@@ -232,9 +233,11 @@ async function checkAnswer(
   intent: Intent,
 ): Promise<Written> {
   const seen = await sight(answer, intent, true);
+  const { name, id, latest_revision_id: before } = intent.before;
+  if (seen.kind === 'ours' && seen.revisionId === before)
+    return redeployedLatest(client, log, answer, intent);
   if (seen.kind === 'ours') return { deployment: answer, revisionId: seen.revisionId };
   const values = await intent.values();
-  const { name, id } = intent.before;
   if (seen.kind !== 'other' && carries(answer.source_revision_config, values))
     return { deployment: answer };
   const concurrent =
@@ -284,6 +287,36 @@ async function checkAnswer(
     `Deployment '${name}' still shows no revision with ${describeValues(values, client.excerpt)}: taking the answer as it is, no new revision.`,
   );
   return { deployment: last };
+}
+
+/**
+ * The redeploy of the revision that was already the latest, answered with it still the latest: what a service that
+ * redeploys in place answers, and what an answer that lags the new revision a service made of it shows too. One
+ * re-read tells them apart: a new latest revision with the chosen one's values is this redeploy's. Without that read,
+ * the answer stands.
+ */
+async function redeployedLatest(
+  client: ServiceClient,
+  log: Logger,
+  answer: Deployment,
+  intent: Intent,
+): Promise<Written> {
+  const { before, chosen } = intent;
+  const now = await client.getDeployment(before.id).catch((error: unknown) => {
+    if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
+    return undefined;
+  });
+  const latest = now?.latest_revision_id;
+  if (now && latest && latest !== before.latest_revision_id) {
+    const values = await intent.values();
+    if (carries(now.source_revision_config, values)) {
+      log.info(
+        `The service made revision ${latest} of revision ${chosen}, with ${describeValues(values, client.excerpt)}: following it.`,
+      );
+      return { deployment: now, revisionId: latest };
+    }
+  }
+  return { deployment: answer, revisionId: chosen };
 }
 
 /**

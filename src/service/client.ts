@@ -2,7 +2,8 @@ import type { Logger } from '../core/logger.ts';
 import { type Call, listDeployments } from './calls.ts';
 import type { Excerpt } from '../core/sinks.ts';
 import { type HttpSettings, type RunClock, ServiceHttp } from './http.ts';
-import { type DeadlineError, HttpError, type NetworkError } from './errors.ts';
+import { PossiblyAppliedError } from '../core/errors.ts';
+import { type DeadlineError, HttpError, type NetworkError, ResponseError } from './errors.ts';
 import { checkIdentity } from './identity.ts';
 import { Kept } from './kept.ts';
 import { backoffMs, mayResend, type Pace, waitPastDeadline } from './retry.ts';
@@ -92,10 +93,14 @@ export class ServiceClient {
   async send<T>(call: Call<T>): Promise<T> {
     const label = `${call.method} ${call.path}`;
     this.kept.admit(this.window, label);
-    const answered = await this.http.send(call, this.clock);
-    checkIdentity(call, answered, this.excerpt);
-    const key = withQuery(label, call.query);
-    const answer = this.kept.keep(answered, this.window, key, label, call.retry !== 'read');
+    let answer: T;
+    try {
+      const answered = await this.http.send(call, this.clock);
+      checkIdentity(call, answered, this.excerpt);
+      answer = this.kept.keep(answered, this.window, withQuery(label, call.query), label);
+    } catch (error) {
+      throw call.retry === 'read' ? error : answeredWrite(call, error);
+    }
     for (const deployment of call.deployments?.(answer) ?? []) this.observe(deployment);
     return answer;
   }
@@ -124,6 +129,21 @@ export class ServiceClient {
     const { resources } = await this.send(listDeployments({ deployment_ids: id, limit: 1 }));
     return resources.find((d) => d.id === id);
   }
+}
+
+/**
+ * A write answered with what the run cannot take (a body that is not the resource, an HTML page, another resource,
+ * more than the run keeps): it took effect, or may have, so the error says so and is a PossiblyAppliedError, which
+ * leaves created and revision-created not known. Any other error is the write's own.
+ */
+function answeredWrite(call: Call<unknown>, error: unknown): unknown {
+  if (!(error instanceof ResponseError)) return error;
+  const what = call.asked
+    ? `${call.resource} ${call.asked.join(', ')}`
+    : `the ${call.resource} it made`;
+  return new PossiblyAppliedError(
+    `${error.message} The ${call.method} was answered, so it may have taken effect: check ${what} on the service before running the job again.`,
+  );
 }
 
 /** "GET /v2/deployments?name_contains=a": a call as its answers replace each other in what the run keeps. */

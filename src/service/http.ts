@@ -229,7 +229,7 @@ export class ServiceHttp {
    * For a refused connection, a name that does not resolve, a refused certificate, a scheme the port does not speak
    * or a proxy that cannot reach the service, before anything has answered in this run: when its retries end
    * (UNREACHABLE_RETRY_MS after the first). Undefined for any other failure, and for a write whose connection was
-   * closed without an answer (it may have been applied: its outcome is the command's to find out).
+   * closed without an answer or broke in TLS (it may have been applied: its outcome is the command's to find out).
    */
   private unreachableWindow(
     failure: HttpError | NetworkError,
@@ -237,7 +237,8 @@ export class ServiceHttp {
   ): number | undefined {
     if (this.answered || !(failure instanceof NetworkError)) return undefined;
     const kind = unreachableKind(failure, new URL(this.settings.baseUrl).protocol);
-    if (!kind || (kind === 'not-http' && call.method !== 'GET')) return undefined;
+    if (!kind || ((kind === 'not-http' || kind === 'not-tls') && call.method !== 'GET'))
+      return undefined;
     this.unreachable ??= { since: this.time.now(), attempts: 0 };
     this.unreachable.attempts++;
     return this.unreachable.since + UNREACHABLE_RETRY_MS;

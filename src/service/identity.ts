@@ -31,12 +31,9 @@ export function checkIdentity<T>(call: Call<T>, answer: T, excerpt: Excerpt): vo
     if (id !== undefined && asked.has(id.toLowerCase())) continue;
     const endpoint = `${call.method} ${call.path}${call.query?.deployment_ids ? ` (deployment_ids=${call.asked.join(',')})` : ''}`;
     const other = id === undefined ? 'no id' : `${call.resource} ${excerpt(id, 80)}`;
-    const write =
-      call.retry === 'read'
-        ? ''
-        : ` It may have taken effect: check ${call.resource} ${call.asked.join(', ')} on the service.`;
+    // A write's error goes on to say it may have taken effect (ServiceClient.send).
     throw new ResponseError(
-      `${endpoint} answered about ${other}, not the ${call.resource} ${call.asked.join(', ')} it asked for: the answer is not taken for it. The service does not match the interface this action speaks.${write}`,
+      `${endpoint} answered about ${other}, not the ${call.resource} ${call.asked.join(', ')} it asked for: the answer is not taken for it. The service does not match the interface this action speaks.`,
     );
   }
 }

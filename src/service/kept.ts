@@ -42,9 +42,9 @@ export class Kept {
   /**
    * `answer` to `call` (the request with its query), its strings cut, counted as what the window holds of each
    * resource it shows; throws a ResponseError naming `request` when the run would then hold more than RUN_MAX_BYTES
-   * (`wrote`: the request was a write, which its answer shows took effect).
+   * (for a write, ServiceClient.send says it may have taken effect).
    */
-  keep<T>(answer: T, window: number, call: string, request: string, wrote = false): T {
+  keep<T>(answer: T, window: number, call: string, request: string): T {
     const cut = bounded(answer);
     const updates = new Map<string, number>();
     const resources = resourcesOf(cut.value);
@@ -58,7 +58,7 @@ export class Kept {
     if (total > RUN_MAX_BYTES) {
       this.full = true;
       throw new ResponseError(
-        `${request} answered with ${mib(cut.bytes)} of data, and this run would then hold ${mib(total)} of the service's answers, more than the ${LIMIT}: stopped here${wrote ? ' (the write was answered: it took effect on the service, unfollowed)' : ''}. ${ADVICE}`,
+        `${request} answered with ${mib(cut.bytes)} of data, and this run would then hold ${mib(total)} of the service's answers, more than the ${LIMIT}: stopped here. ${ADVICE}`,
       );
     }
     for (const [key, size] of updates) this.held.set(key, size);

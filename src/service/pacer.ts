@@ -23,7 +23,7 @@ const START = 4;
 const MAX_IN_FLIGHT = 64;
 /** The share of the requests a second that met a 429 that the pace keeps to. */
 const MARGIN = 0.9;
-/** Requests a second the pace never goes below: one every two seconds. */
+/** Requests a second the pace learned from 429s never goes below: one every two seconds (a policy's is as told). */
 const MIN_RATE = 0.5;
 /** Once a limit was met: requests a second added per second of answers that came back well. */
 const PROBE = 0.1;

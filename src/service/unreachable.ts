@@ -50,9 +50,13 @@ export function unreachableKind(
   return closed && scheme === 'http:' ? 'not-http' : undefined;
 }
 
-/** Whether nothing reached the service: a handshake that failed (TLS) sent no request. */
+/**
+ * Whether nothing reached the service: a certificate refused ends the handshake, before any request. A TLS protocol
+ * error does not tell: the one of a scheme the port does not speak comes at the handshake, but the same codes come
+ * when a record of the answer is broken on its way, after the request went out.
+ */
 export function neverSent(kind: Kind | undefined): boolean {
-  return kind === 'tls' || kind === 'not-tls';
+  return kind === 'tls';
 }
 
 const WHAT: Record<Exclude<Kind, 'proxy'>, string> = {

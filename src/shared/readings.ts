@@ -155,10 +155,11 @@ function entityAt(text: string, at: number): { cp: number; end: number } | undef
     if (text.charCodeAt(end) === 0x3b) end++;
     return { cp: cp > 0 && cp <= 0x10ffff ? cp : 0xfffd, end };
   }
-  const semicolon = text.indexOf(';', at + 2);
-  if (semicolon === -1 || semicolon - at > LONGEST_NAME + 1) return undefined;
-  const cp = NAMED.get(text.slice(at + 1, semicolon));
-  return cp === undefined ? undefined : { cp, end: semicolon + 1 };
+  // The `;` looked for only as far as the longest name: a search to the end of the text for each `&` was quadratic.
+  const semicolon = text.slice(at + 2, at + LONGEST_NAME + 2).indexOf(';');
+  if (semicolon === -1) return undefined;
+  const cp = NAMED.get(text.slice(at + 1, at + 2 + semicolon));
+  return cp === undefined ? undefined : { cp, end: at + 3 + semicolon };
 }
 
 /**

@@ -707,6 +707,26 @@ describe('identity: an answer about another resource than the one asked is an er
       'may have taken effect',
     );
     expect(service.requestsTo('revision')).toEqual([]);
+    // Applied (it was answered), its revision unknown: never "surely no revision".
+    expect(run.outputs['revision-created'] ?? '').toBe('');
+  });
+
+  it('a create answered with a body that is not a deployment: created is not known, never false', async () => {
+    const { service } = ctx;
+    service.exists = false;
+    service.repositories = [{ owner: 'acme', name: 'agent' }];
+    service.on('create', () => ({ status: 201, body: { id: randomUUID() } }));
+
+    const run = await deployHostile();
+
+    expectFailure(
+      run,
+      'POST /v2/deployments answered with an unexpected body',
+      'may have taken effect',
+    );
+    expect(service.requestsTo('create')).toHaveLength(1);
+    expect(run.outputs.created ?? '').toBe('');
+    expect(run.outputs['revision-created'] ?? '').toBe('');
   });
 
   it('a listing by deployment_ids that shows another deployment', async () => {

@@ -249,6 +249,17 @@ describe('bounds', () => {
     expect(cut('ab😀cd', 4)).toBe('ab…');
   });
 
+  it('quotes 2 MiB of `&` that never end an entity in one pass (CPU time: a search to the end for each was 12 s)', () => {
+    const s = sinks(KEY);
+    const body = '&a'.repeat(1024 * 1024);
+    // What the thread spent, not the time that passed: a bound load cannot reach, a quadratic search far past it.
+    const before = process.threadCpuUsage();
+
+    expect(s.excerpt(body, 300)).toBe(`${body.slice(0, 299)}…`);
+    const { user, system } = process.threadCpuUsage(before);
+    expect((user + system) / 1000).toBeLessThan(3000);
+  });
+
   it('quotes a URL without its credentials', () => {
     expect(withoutCredentials('https://user:hunter2@ho st/')).toBe('https://***@ho st/');
     expect(withoutCredentials('https://u:p/w@x@host')).toBe('https://***@host');

@@ -2,7 +2,8 @@
 // concurrent jobs, an eventually consistent service, a skewed clock, the whole action in-process on a fake clock.
 // Each case counts the deployments and revisions the service holds afterwards and checks the outputs.
 import { describe, expect, it } from 'vitest';
-import { runInProcess, useWorld } from '../helpers/run.ts';
+import type { Exchange } from '../../src/service/transport.ts';
+import { runInProcess, useWorld, type World } from '../helpers/run.ts';
 import { baseInputs, codehostInputs } from '../helpers/setup.ts';
 import type { Fault } from '../simulator/server.ts';
 
@@ -298,6 +299,47 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
   });
 });
 
+describe('the redeploy of the revision that is already the latest', () => {
+  const redeployLatest = (latest: string) =>
+    baseInputs(ctx.sim, { command: 'redeploy', name: 'my-agent', 'revision-id': latest });
+
+  it('answered as the deployment was, while the service made a new revision of it: that one is followed', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    const r0 = dep.latest_revision_id!;
+    sim.redeployMode = 'new-revision';
+    sim.fault({ method: 'POST', path: /\/redeploy$/, stale: true });
+
+    const run = await runInProcess(ctx, { inputs: redeployLatest(r0) });
+
+    expect(run.errors).toEqual([]);
+    const made = sim.deployment(dep.id)!.latest_revision_id!;
+    expect(made).not.toBe(r0);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      'revision-id': made,
+      'revision-created': 'true',
+    });
+    expect(sim.requestsTo('POST', /\/redeploy$/)).toHaveLength(1);
+  });
+
+  it('redeployed in place: the one re-read shows no new revision', async () => {
+    const { sim } = ctx;
+    const dep = sim.addDeployment({ name: 'my-agent' });
+    const r0 = dep.latest_revision_id!;
+
+    const run = await runInProcess(ctx, { inputs: redeployLatest(r0) });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      'revision-id': r0,
+      'revision-created': 'false',
+    });
+    expect(sim.revisions(dep.id)).toHaveLength(1);
+  });
+});
+
 describe('a create is never sent again on a guess', () => {
   const create = (extra: Record<string, string> = {}) =>
     codehost('new-agent', { 'repo-url': 'https://codehost.example/acme/agent', ...extra });
@@ -345,6 +387,40 @@ describe('a create is never sent again on a guess', () => {
       expect(run.stdout.includes('a listing may lag behind a create')).toBe(lag > 0);
     },
   );
+
+  it('a create applied and then its answer broken by a TLS error: looked up, never sent again', async () => {
+    const { sim } = ctx;
+    sim.duplicateNames = true;
+    let creates = 0;
+    // What OpenSSL says when a record of the answer is corrupted on its way: the request had gone out.
+    const tlsBreaksFirstAnswer: World = {
+      ...ctx,
+      transport: {
+        inFlight: 0,
+        async send(exchange: Exchange) {
+          const answer = await ctx.transport.send(exchange);
+          if (exchange.method === 'POST' && creates++ === 0)
+            throw Object.assign(new Error('decryption failed or bad record mac (simulated)'), {
+              code: 'ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC',
+            });
+          return answer;
+        },
+        dispose: () => undefined,
+      },
+    };
+
+    const run = await runInProcess(tlsBreaksFirstAnswer, { inputs: create() });
+
+    expect(run.errors).toEqual([]);
+    const made = sim.deploymentsNamed('new-agent');
+    expect(made).toHaveLength(1);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      created: 'true',
+      'deployment-id': made[0]!.id,
+    });
+    expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
+  });
 
   it("a 409 after this run's own earlier create is looked up through the lag, never blamed on tenant-id", async () => {
     const { sim } = ctx;

@@ -43,7 +43,9 @@ export class FakeClock {
         reject(new CancelledError());
       };
       const timer: Timer = {
-        at: this.time + Math.max(0, ms),
+        // Whole milliseconds: a fraction (a retry's random jitter) would make every later time inexact, and a
+        // bound a test meets exactly (a read at the deadline's slack) fall either side of it by a rounding error.
+        at: Math.ceil(this.time + Math.max(0, ms)),
         seq: this.seq++,
         fire: () => {
           signal?.removeEventListener('abort', onAbort);
@@ -58,7 +60,7 @@ export class FakeClock {
 
   /** Moves time on by `ms` at once, firing what falls due on the way (for a test's own "meanwhile"). */
   async advance(ms: number): Promise<void> {
-    const until = this.time + ms;
+    const until = Math.ceil(this.time + ms);
     await this.sleep(ms);
     this.time = Math.max(this.time, until);
   }

@@ -12,14 +12,7 @@ interface KnownBug {
   signature: RegExp;
 }
 
-export const KNOWN: KnownBug[] = [
-  {
-    name: 'revision-created false when the redeploy of the revision that is already the latest is answered with the deployment as it was, while the service made a new revision (the answer cannot show it)',
-    fix: 'open: found by this simulation (issue 34); the other cases of an unknown revision-created are empty since issue 33',
-    invariant: 'created-flags',
-    signature: /^revision-created false after a write answered$/,
-  },
-];
+export const KNOWN: KnownBug[] = [];
 
 /** The known bug a violation is, by name and fix, or undefined. */
 export function known(violation: Violation): string | undefined {

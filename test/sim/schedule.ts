@@ -49,6 +49,7 @@ export const FAULT_KINDS = [
   'stale',
   'late',
   'raced',
+  'garbled',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -59,7 +59,7 @@ interface Fault {
   status?: number;
   retryAfter?: { seconds: number } | { dateMs: number };
   html?: boolean;
-  error?: 'ECONNRESET' | 'ECONNREFUSED';
+  error?: 'ECONNRESET' | 'ECONNREFUSED' | typeof TLS_FAILURE;
   hang?: boolean;
   /** Whether the request reaches the service. */
   applies: boolean;
@@ -67,6 +67,10 @@ interface Fault {
 
 const DEPLOYMENT_PATH = /^\/v2\/deployments\/([^/?]+)/;
 const PROXY_PAGE = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+/** What OpenSSL says when a record of the answer is corrupted on the way: the request went out before it. */
+const TLS_FAILURE = 'ERR_SSL_DECRYPTION_FAILED_OR_BAD_RECORD_MAC';
+/** A write's 2xx answer that is no resource of the interface (a service or a proxy that says only "accepted"). */
+const GARBLED = JSON.stringify({ detail: 'accepted' });
 
 export class Wire {
   readonly log: Entry[] = [];
@@ -191,6 +195,8 @@ export class Wire {
         const now = this.deploymentNow(entry.path);
         return ok(real) && now !== undefined ? { ...real, body: now } : real;
       }
+      case 'garbled':
+        return ok(real) ? { ...real, body: GARBLED } : real;
       default:
         return real;
     }
@@ -268,6 +274,7 @@ export class Wire {
       (k) =>
         (k !== 'lag' || !write) &&
         ((k !== 'stale' && k !== 'late' && k !== 'raced') || deploymentWrite) &&
+        (k !== 'garbled' || write) &&
         (k !== 'shift' || shifted(entry.path) !== entry.path),
     );
     if (!kinds.length) return undefined;
@@ -315,8 +322,9 @@ export class Wire {
         fault.words = 'never reached the service, no answer';
         break;
       case 'lost': {
-        const how = rng.pick(['reset', '5xx', '503', 'hang'] as const);
+        const how = rng.pick(['reset', '5xx', '503', 'hang', 'tls'] as const);
         if (how === 'reset') fault.error = 'ECONNRESET';
+        if (how === 'tls') fault.error = TLS_FAILURE;
         if (how === '5xx') fault.status = rng.pick([500, 502, 504]);
         if (how === '503') {
           fault.status = 503;
@@ -324,7 +332,7 @@ export class Wire {
         }
         if (how === 'hang') fault.hang = true;
         fault.outMs = rng.chance(0.3) ? rng.int(0, 10_000) : 0;
-        fault.words = `applied, then ${how === 'hang' ? 'no answer' : how === 'reset' ? 'reset' : `${fault.status}${say(fault.retryAfter)}`}`;
+        fault.words = `applied, then ${how === 'hang' ? 'no answer' : how === 'reset' ? 'reset' : how === 'tls' ? `a TLS error (${TLS_FAILURE})` : `${fault.status}${say(fault.retryAfter)}`}`;
         break;
       }
       case 'lag':
@@ -344,6 +352,9 @@ export class Wire {
       case 'late':
         fault.outMs = rng.int(0, 20_000);
         fault.words = `applied, answered ${fault.outMs} ms later with the deployment as it is then`;
+        break;
+      case 'garbled':
+        fault.words = 'applied, answered 2xx with a body that is not what was asked for';
         break;
     }
     return fault;

@@ -88,12 +88,13 @@ function explain(error: unknown, permission: string): string {
     (status === 403 || status === 429) &&
     (String(headers['x-ratelimit-remaining']) === '0' || retryAfter !== undefined)
   ) {
-    const reset = Number(headers['x-ratelimit-reset']);
+    // Seconds since the epoch, as GitHub sends it; a value no date has (data, not believed) says nothing.
+    const reset = new Date(Number(headers['x-ratelimit-reset']) * 1000);
     const until =
       retryAfter !== undefined
         ? `; GitHub asks to wait ${String(retryAfter)} s`
-        : Number.isFinite(reset) && reset > 0
-          ? `; it resets at ${new Date(reset * 1000).toISOString()}`
+        : reset.getTime() > 0
+          ? `; it resets at ${reset.toISOString()}`
           : '';
     return `${said}; GitHub's API rate limit for this token is spent${until}, and a best-effort call is not retried: fewer jobs calling GitHub at once, or a token with its own limit`;
   }

@@ -9,6 +9,7 @@ import type { Logger } from '../../../src/core/logger.ts';
 import { bestEffort, type GitHubApi, unaffected } from '../../../src/hosts/github/api.ts';
 import { systemClock } from '../../../src/shared/clock.ts';
 import { useGitHub } from '../../helpers/github.ts';
+import { HANG_GUARD_MS } from '../../helpers/hang-guard.ts';
 import { runInProcess, useWorld } from '../../helpers/run.ts';
 import { codehostInputs } from '../../helpers/setup.ts';
 
@@ -37,9 +38,10 @@ const DEPLOYS = unaffected({ writes: true, dryRun: false });
 async function warningOf(api: GitHubApi, tail = DEPLOYS): Promise<string> {
   const said: string[] = [];
   const log: Logger = { debug() {}, info() {}, notice() {}, warning: (m) => said.push(m) };
+  // The machine's clock (these calls are not the world's), and no limit load could reach: the hang guard's.
   const result = await bestEffort(api, log, CALL, {
     time: systemClock,
-    timeoutMs: 5000,
+    timeoutMs: HANG_GUARD_MS,
     unaffected: tail,
   });
   expect(result).toBeUndefined();
@@ -87,6 +89,15 @@ describe('what failed', () => {
         body: { message: 'API rate limit exceeded' },
       },
       "(403 API rate limit exceeded); GitHub's API rate limit for this token is spent; it resets at 2023-11-14T22:13:20.000Z, and a best-effort call is not retried",
+    ],
+    [
+      'a 403 whose reset is past any date (data: no time is made of it)',
+      {
+        status: 403,
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999999' },
+        body: { message: 'API rate limit exceeded' },
+      },
+      "(403 API rate limit exceeded); GitHub's API rate limit for this token is spent, and a best-effort call is not retried",
     ],
     [
       'a 429 asking to wait',
