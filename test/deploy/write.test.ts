@@ -510,6 +510,33 @@ describe('a create is never sent again on a guess', () => {
     }
   });
 
+  it("after a lost create answer and another job's deployment found, an update refused leaves revision-created empty", async () => {
+    const { sim } = ctx;
+    sim.fault({ method: 'POST', path: '/v2/deployments', status: 502 });
+    sim.onAnswer = (request) => {
+      if (request.method === 'POST' && sim.deploymentsNamed('new-agent').length === 0)
+        sim.addDeployment({
+          name: 'new-agent',
+          source_config: { repo_url: 'https://codehost.example/acme/agent' },
+          source_revision_config: { repo_ref: 'other' },
+        });
+    };
+    // Refused: the PATCH surely made nothing, but the lost create may have made the deployment and its revision.
+    sim.fault({ method: 'PATCH', status: 422, body: { detail: 'refused (simulated)' } });
+
+    try {
+      const run = await runInProcess(ctx, { inputs: create({ 'repo-ref': 'feature' }) });
+
+      expect(run.code).toBe(1);
+      expect(run.outputs.result).toBe('failed');
+      expect(sim.requestsTo('PATCH').map((r) => r.status)).toEqual([422]);
+      expect(run.outputs).not.toHaveProperty('created');
+      expect(run.outputs).not.toHaveProperty('revision-created');
+    } finally {
+      sim.onAnswer = undefined;
+    }
+  });
+
   it('a create refused with 429 goes again only after the lookup shows nothing', async () => {
     const { sim } = ctx;
     sim.fault({
