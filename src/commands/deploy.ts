@@ -117,7 +117,11 @@ async function create(
   log.info(`No deployment is named '${name}': creating it (${settings.source}).`);
   const { deployment, ours } = await createOnce(ctx, body);
   if (ours !== true) {
-    if (ours === undefined) report.created = undefined;
+    // Perhaps this run's create, and its first revision: not known, unless the update's write makes one (true then).
+    if (ours === undefined) {
+      report.created = undefined;
+      if (deployment.latest_revision_id !== null) report.revisionCreated = undefined;
+    }
     return deployment;
   }
   report.created = true;

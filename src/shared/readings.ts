@@ -301,8 +301,17 @@ const OTHER = 5;
 
 /** The kind of each UTF-16 unit, found on first sight: a table of the whole range would cost the start of every run. */
 const kinds = new Uint8Array(0x10000);
-/** The form of each character of kind OTHER met so far. */
+/**
+ * The form of each character of kind OTHER met lately: up to FORMS_KEPT, then it starts again, as a text of distinct
+ * characters (the astral planes hold a million) would otherwise keep some 50 MB of them for the life of the process.
+ */
 const forms = new Map<number, string>();
+const FORMS_KEPT = 64 * 1024;
+
+/** How many forms are kept now: what `read` holds on to between texts, at most FORMS_KEPT. */
+export function formsKept(): number {
+  return forms.size;
+}
 
 function kindOf(cp: number): number {
   const known = cp < 0x10000 ? kinds[cp]! : UNKNOWN;
@@ -325,6 +334,7 @@ function formOf(cp: number): string {
   let form = forms.get(cp);
   if (form === undefined) {
     form = String.fromCodePoint(cp).normalize('NFKC').toLowerCase();
+    if (forms.size >= FORMS_KEPT) forms.clear();
     forms.set(cp, form);
   }
   return form;

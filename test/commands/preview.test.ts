@@ -3,7 +3,7 @@
 // refused (writing nothing) for a fork or another event; and preview-close, which writes nothing to the service.
 import { getOctokit } from '@actions/github';
 import { describe, expect, it } from 'vitest';
-import { commentMarker } from '../../src/hosts/github/comment.ts';
+import { commentMarker } from '../../src/hosts/best-effort.ts';
 import { type FakeDeployment, useGitHub } from '../helpers/github.ts';
 import { type InProcessRun, runInProcess, useWorld } from '../helpers/run.ts';
 import { codehostInputs, INTEGRATION } from '../helpers/setup.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/service/json.ts';
 import { code, esc, link } from '../../src/shared/markdown.ts';
+import { formsKept } from '../../src/shared/readings.ts';
 import { Redactor } from '../../src/shared/redact.ts';
 import { cut, lines } from '../../src/shared/text.ts';
 import { withoutCredentials } from '../../src/shared/url.ts';
@@ -258,6 +259,18 @@ describe('bounds', () => {
     expect(s.excerpt(body, 300)).toBe(`${body.slice(0, 299)}…`);
     const { user, system } = process.threadCpuUsage(before);
     expect((user + system) / 1000).toBeLessThan(3000);
+  });
+
+  it('keeps at most 64K forms of characters read, whatever the text: 100K distinct astral ones, then a secret', () => {
+    const s = sinks(KEY);
+    let text = '';
+    for (let cp = 0x20000; cp < 0x20000 + 100_000; cp++) text += String.fromCodePoint(cp);
+    // Full width: the form of each letter is read again after the forms were let go.
+    const wide = [...KEY].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('');
+
+    expect(s.redact(`${text} ${wide}`)).toBe(`${text} ***`);
+    expect(formsKept()).toBeGreaterThan(0);
+    expect(formsKept()).toBeLessThanOrEqual(64 * 1024);
   });
 
   it('quotes a URL without its credentials', () => {

@@ -474,10 +474,10 @@ describe('a create is never sent again on a guess', () => {
     );
   });
 
-  it("after a lost create answer, another job's deployment of that name is not reported as created by this run", async () => {
+  /** This run's create fails 502, and another job creates new-agent, with its own ref, meanwhile. */
+  const createdByAnotherJob = () => {
     const { sim } = ctx;
     sim.fault({ method: 'POST', path: '/v2/deployments', status: 502 });
-    // Another job creates it, with its own ref, while this run's create fails.
     sim.onAnswer = (request) => {
       if (request.method === 'POST' && sim.deploymentsNamed('new-agent').length === 0)
         sim.addDeployment({
@@ -486,6 +486,11 @@ describe('a create is never sent again on a guess', () => {
           source_revision_config: { repo_ref: 'other' },
         });
     };
+  };
+
+  it("after a lost create answer, another job's deployment of that name is not reported as created by this run", async () => {
+    const { sim } = ctx;
+    createdByAnotherJob();
 
     try {
       const run = await runInProcess(ctx, { inputs: create({ 'repo-ref': 'feature' }) });
@@ -505,6 +510,25 @@ describe('a create is never sent again on a guess', () => {
       expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
       expect(sim.requestsTo('PATCH')).toHaveLength(1);
       expect(newRevisions(made[0]!.id)).toBe(1);
+    } finally {
+      sim.onAnswer = undefined;
+    }
+  });
+
+  it("after a lost create answer and another job's deployment found, an update refused leaves revision-created empty", async () => {
+    const { sim } = ctx;
+    createdByAnotherJob();
+    // Refused: the PATCH surely made nothing, but the lost create may have made the deployment and its revision.
+    sim.fault({ method: 'PATCH', status: 422, body: { detail: 'refused (simulated)' } });
+
+    try {
+      const run = await runInProcess(ctx, { inputs: create({ 'repo-ref': 'feature' }) });
+
+      expect(run.code).toBe(1);
+      expect(run.outputs.result).toBe('failed');
+      expect(sim.requestsTo('PATCH').map((r) => r.status)).toEqual([422]);
+      expect(run.outputs).not.toHaveProperty('created');
+      expect(run.outputs).not.toHaveProperty('revision-created');
     } finally {
       sim.onAnswer = undefined;
     }

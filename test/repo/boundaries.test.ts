@@ -1,7 +1,7 @@
 // The boundaries of the architecture as lint rules (`npm run lint`, part of `npm test`), each shown failing on a
 // planted violation: eslint.config.js (the runner's toolkit only in the GitHub host; the environment, clocks and
-// timers only in the hosts and shared/clock.ts), .dependency-cruiser.mjs (no import circles, type-only ones too) and
-// knip.jsonc (no unused exports). A planted file is linted as if at its path, or written to a throw-away directory.
+// timers only in the hosts and shared/clock.ts), .dependency-cruiser.mjs (no import circles, type-only ones too; no
+// host importing another host's folder) and knip.jsonc (no unused exports). A planted file is linted as if at its path, or written to a throw-away directory.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,6 +116,54 @@ describe('dependency-cruiser: no import circles', () => {
     expect(
       [violations[0]!.from, ...violations[0]!.cycle!.map((step) => step.name)].map(file),
     ).toEqual(['a.ts', 'b.ts', 'a.ts']);
+  });
+});
+
+describe('dependency-cruiser: a host imports no other host’s folder', () => {
+  /** The rules broken by a tree of `files` under src/hosts/, cruised from its own root as src/ is. */
+  async function crossings(name: string, files: Record<string, string>): Promise<string[]> {
+    const dir = plant(name, {
+      'src/hosts/git.ts': 'export const git = 1;\n',
+      'src/hosts/github/api.ts': 'export const api = 1;\n',
+      'src/hosts/cli/ci.ts': 'export const ci = 1;\n',
+      'src/hosts/cli/words.ts': 'export const words = 1;\n',
+      'src/hosts/gitlab/ci.ts': "import { ci } from '../cli/ci.ts';\nexport const gitLab = ci;\n",
+      ...files,
+    });
+    const { output } = await cruise(['src'], {
+      ...depcruiseConfig.options,
+      baseDir: dir,
+      tsConfig: undefined,
+      validate: true,
+      ruleSet: { forbidden: depcruiseConfig.forbidden },
+    });
+    const violations = typeof output === 'string' ? [] : output.summary.violations;
+    return violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+  }
+
+  it('fails on GitLab importing the GitHub host, and on the GitHub host importing GitLab', async () => {
+    expect(
+      await crossings('cross', {
+        'src/hosts/gitlab/notes.ts':
+          "import { api } from '../github/api.ts';\nexport const n = api;\n",
+        'src/hosts/github/comment.ts':
+          "import { gitLab } from '../gitlab/ci.ts';\nexport const c = gitLab;\n",
+      }),
+    ).toEqual([
+      'hosts-apart: src/hosts/github/comment.ts → src/hosts/gitlab/ci.ts',
+      'hosts-apart: src/hosts/gitlab/notes.ts → src/hosts/github/api.ts',
+    ]);
+  });
+
+  it('passes on src/hosts/ shared, the command line’s seam for a CI, and its registry of CIs', async () => {
+    expect(
+      await crossings('seams', {
+        'src/hosts/gitlab/context.ts':
+          "import { git } from '../git.ts';\nimport { words } from '../cli/words.ts';\nexport const c = [git, words];\n",
+        'src/hosts/cli/ci-registry.ts':
+          "import { gitLab } from '../gitlab/ci.ts';\nexport const CIS = [gitLab];\n",
+      }),
+    ).toEqual([]);
   });
 });
 

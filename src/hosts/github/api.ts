@@ -1,6 +1,6 @@
-import type { IntegrationRun } from '../../core/host.ts';
 import type { Logger } from '../../core/logger.ts';
-import { type Clock, timeLimit } from '../../shared/clock.ts';
+import { timeLimit } from '../../shared/clock.ts';
+import type { CallLimits } from '../best-effort.ts';
 
 /** The part of Octokit used here (`octokit.request`), so tests can pass any object that has it. */
 export interface GitHubApi {
@@ -8,22 +8,6 @@ export interface GitHubApi {
     route: string,
     params?: Record<string, unknown>,
   ): Promise<{ status: number; data: unknown }>;
-}
-
-/** How long one call may take on the run's clock, and the job's cancellation (absent after a cancel). */
-export interface CallLimits {
-  time: Clock;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** What a failed call leaves as it was, the warning's last sentence (unaffected()). */
-  unaffected: string;
-}
-
-/** The last words of a failed call's warning: the run's own work, which a best-effort call never changes. */
-export function unaffected(run: Pick<IntegrationRun, 'writes' | 'dryRun'>): string {
-  return run.writes && !run.dryRun
-    ? 'The deploy is not affected.'
-    : "The step's result does not depend on it.";
 }
 
 /** One request that must not fail the deploy; `what` and `permission` go into the warning. */

@@ -1,16 +1,12 @@
 import type { Logger } from '../../core/logger.ts';
-import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
+import { type CallLimits, commentMarker } from '../best-effort.ts';
+import { bestEffort, type GitHubApi } from './api.ts';
 import type { Repo } from './context.ts';
 
 const PERMISSION = 'pull-requests: write';
 const PER_PAGE = 100;
 // A guard, not a limit anyone should meet: 5,000 comments on one pull request.
 const MAX_PAGES = 50;
-
-/** The hidden first line that finds this deployment's comment again; `>` escaped so a name cannot end it. */
-export function commentMarker(name: string): string {
-  return `<!-- agent-deploy-action:${name.replace(/>/g, '&gt;')} -->`;
-}
 
 /**
  * Creates the pull request's comment for deployment `name` (unless `create` is false), or updates the one that

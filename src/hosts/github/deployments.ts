@@ -1,7 +1,8 @@
 import { afterCancel } from '../../core/outcome.ts';
 import type { RunReport } from '../../core/report.ts';
 import type { Logger } from '../../core/logger.ts';
-import { bestEffort, type CallLimits, type GitHubApi } from './api.ts';
+import type { CallLimits } from '../best-effort.ts';
+import { bestEffort, type GitHubApi } from './api.ts';
 import type { PreviewDeployment, Repo } from './context.ts';
 
 const PERMISSION = 'deployments: write';

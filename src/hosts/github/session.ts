@@ -5,7 +5,8 @@
 import type { Integration, IntegrationRun, ItemRun } from '../../core/host.ts';
 import type { RunReport } from '../../core/report.ts';
 import { absoluteHttpUrl } from '../../shared/url.ts';
-import { type CallLimits, type GitHubApi, unaffected } from './api.ts';
+import { type CallLimits, unaffected } from '../best-effort.ts';
+import type { GitHubApi } from './api.ts';
 import { upsertComment } from './comment.ts';
 import type { GitHubWork } from './context.ts';
 import {

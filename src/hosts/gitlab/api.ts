@@ -7,7 +7,7 @@ import type { IntegrationRun } from '../../core/host.ts';
 import { parseJson } from '../../service/json.ts';
 import type { Transport } from '../../service/transport.ts';
 import { timeLimit } from '../../shared/clock.ts';
-import type { CallLimits } from '../github/api.ts';
+import type { CallLimits } from '../best-effort.ts';
 
 /** A page of 100 notes, each up to GitLab's own limit: far above what a merge request shows, far below memory. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;

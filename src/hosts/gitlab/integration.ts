@@ -4,7 +4,7 @@ import type { Integration, IntegrationRun } from '../../core/host.ts';
 import type { RunReport } from '../../core/report.ts';
 import type { Transport } from '../../service/transport.ts';
 import { isSecureOrLoopback } from '../../shared/url.ts';
-import { unaffected } from '../github/api.ts';
+import { unaffected } from '../best-effort.ts';
 import { GitLabApi } from './api.ts';
 import type { GitLabFacts } from './context.ts';
 import { upsertNote } from './notes.ts';

@@ -2,8 +2,7 @@
 // and only a note the token's own user wrote: a marked note by anyone else (the merge request's author) is never
 // touched. When the notes or the user cannot be read, nothing is written: a blind create could duplicate.
 import * as z from '../../shared/zod.ts';
-import { commentMarker } from '../github/comment.ts';
-import type { CallLimits } from '../github/api.ts';
+import { type CallLimits, commentMarker } from '../best-effort.ts';
 import type { GitLabApi } from './api.ts';
 
 const PER_PAGE = 100;

@@ -3,7 +3,7 @@
 // the whole list. The bundle's way to GitHub is integrations.e2e.test.ts's business.
 import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { commentMarker } from '../../../src/hosts/github/comment.ts';
+import { commentMarker } from '../../../src/hosts/best-effort.ts';
 import { useGitHub } from '../../helpers/github.ts';
 import { HANG_GUARD_MS } from '../../helpers/hang-guard.ts';
 import { type InProcessRun, runInProcess, useWorld } from '../../helpers/run.ts';
