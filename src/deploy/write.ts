@@ -193,7 +193,13 @@ async function sendUntilKnown(
       report.pendingWrite = undefined;
       const delay = client.resendDelay(label, error, sends);
       if (delay === undefined) {
-        error.message += ` The re-read shows it did not take effect (sent ${sends} ${sends === 1 ? 'time' : 'times'}).`;
+        const sent = `sent ${sends} ${sends === 1 ? 'time' : 'times'}`;
+        // Another job's redeploy of the latest revision makes it the latest again over this write's: the latest
+        // alone cannot prove nothing happened once the deployment changed since the lookup.
+        if (now.updated_at !== before.updated_at) {
+          if (report.revisionCreated === false) report.revisionCreated = undefined;
+          error.message += ` The re-read shows the latest revision unchanged (${sent}), but the deployment changed since it was read (updated_at), as another job redeploying that revision would change it: whether this write made a revision is not known. ${oneAtATime(before.name)}`;
+        } else error.message += ` The re-read shows it did not take effect (${sent}).`;
         throw error;
       }
       log.info(
@@ -224,7 +230,8 @@ async function sight(deployment: Deployment, intent: Intent, answered: boolean):
 /**
  * An answer that shows this write's revision is taken; one whose latest revision is unchanged and already carries
  * the values means no new revision. Otherwise the answer lags the write, or another change's revision answered:
- * the deployment is re-read a few times for this write's own revision, and without it the run ends naming both.
+ * the deployment is re-read a few times for this write's own revision, and without it the run ends naming both, or
+ * (the latest still unchanged, without the values) saying another job may have redeployed that revision over it.
  */
 async function checkAnswer(
   { client, report, log }: FollowContext,
@@ -283,10 +290,13 @@ async function checkAnswer(
       `${concurrent ?? `${label} answered without a revision of this run's.`}${latest} No revision with this run's values is the latest after ${RECHECK_GAPS_MS.length} re-reads, so none is followed or reported as this run's: another job's revision may have replaced it. ${oneAtATime(name)}`,
     );
   }
-  log.warning(
-    `Deployment '${name}' still shows no revision with ${describeValues(values, client.excerpt)}: taking the answer as it is, no new revision.`,
+  // The values there without a new revision: the service took them in place, as contract step 3 reads it.
+  if (carries(last.source_revision_config, values)) return { deployment: last };
+  // A 2xx answer means the write was applied, and its values were not there: it made a revision, which another
+  // job's redeploy of the revision that was the latest (a rollback) may have put behind that one again.
+  throw new PossiblyAppliedError(
+    `${label} was applied, but after ${RECHECK_GAPS_MS.length} re-reads deployment '${name}' still shows ${before === null ? 'no revision' : `revision ${before}`} as the latest, without this run's ${describeValues(values, client.excerpt)}: another job may have redeployed that revision over this run's, so none is followed or reported as this run's. ${oneAtATime(name)}`,
   );
-  return { deployment: last };
 }
 
 /**

@@ -30,6 +30,23 @@ describe('the deterministic simulation', () => {
     expect(broken).toEqual([]);
   });
 
+  // Seeds beyond the budget that found a bug, each replayed after its fix (with the rule it broke).
+  it.each([
+    [5026, 'created-flags: a lost create found with other values left revision-created false'],
+    [
+      2373,
+      "created-flags: a PATCH answered late, another job's redeploy of the old latest over it, said no-change",
+    ],
+    [3813, "created-flags: the same, the PATCH's answer the deployment as it was before"],
+    [
+      8069,
+      'created-flags: a PATCH lost, the old latest redeployed by another job, revision-created false',
+    ],
+  ])('seed %i holds (%s)', async (seed) => {
+    const verdict = await simulate(seed);
+    expect(verdict.violations, report(verdict).join('\n')).toEqual([]);
+  });
+
   it('catches a client that sends every write twice', async () => {
     // The wire each run gets, wrapped so that every create, PATCH, redeploy and token update goes out twice.
     const twice = (inner: Transport): Transport => ({
