@@ -1,4 +1,5 @@
 import { globSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { HANG_GUARD_MS } from './test/helpers/hang-guard.ts';
@@ -29,9 +30,10 @@ export default defineConfig({
     // No test holds a wall-clock limit that load can break: these only stop a hang.
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
-    // The e2e files mostly wait (on child processes, timers, sockets), so more of them run at once than
-    // there are cores; the longest (outages) then bounds the run instead of their sum.
-    maxWorkers: 4,
+    // The e2e files mostly wait (on child processes, timers, sockets), so one more file runs at once than
+    // there are cores; more workers than that only share the cores among the files that compute, each worker
+    // loading src/ and the helpers again, and take longer.
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: ChildProcessesFirst },
     projects: [
       {

@@ -4,10 +4,14 @@
 // 413.cli.js), so neither overwrites the other's. Each bundle's packages' licenses are in its own file (licenses.txt,
 // cli.licenses.txt), made here from every module the bundle holds: ncc's own license file keeps one chunk's packages
 // only (the last it writes). The same src/ and node_modules/ give the same bytes: the dist check compares them.
+// So a bundle is skipped when dist/ is what the last build wrote and every file that build read is unchanged
+// (node_modules/.cache/bundle.json; removing it, or npm ci, makes the next run build).
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 
 interface NccAsset {
   source: string | Buffer;
@@ -49,9 +53,21 @@ export const NCC_OPTIONS = {
 };
 
 async function bundle(): Promise<void> {
+  const last = readStamp();
+  if (last && isDeepStrictEqual(last, stampNow(last.read))) {
+    console.log('dist/ is the build of these files already: nothing to do');
+    return;
+  }
   const ncc = createRequire(import.meta.url)('@vercel/ncc') as Ncc;
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST);
+  // Besides the modules: what picks the modules' versions, and how they are transpiled.
+  const read = new Set([
+    relative(ROOT, import.meta.filename),
+    'package-lock.json',
+    'tsconfig.json',
+    'src/tsconfig.json',
+  ]);
   for (const { entry, filename, license } of BUNDLES) {
     const { code, assets, stats } = await ncc(join(ROOT, entry), { ...NCC_OPTIONS, filename });
     // A script with a shebang (the command line) can be run as ./dist/cli.js, as ncc's CLI would leave it.
@@ -59,7 +75,48 @@ async function bundle(): Promise<void> {
     for (const [name, asset] of Object.entries(assets))
       write(name, asset.source, asset.permissions ?? 0o644);
     write(license, licenses(stats.compilation.modules), 0o644);
+    for (const file of files(stats.compilation.modules)) read.add(file);
   }
+  mkdirSync(dirname(STAMP), { recursive: true });
+  writeFileSync(STAMP, JSON.stringify(stampNow([...read])));
+}
+
+/** What a build read and wrote: each file's digest, by its path (from the root; dist/'s by name). */
+interface Stamp {
+  read: [string, string][];
+  wrote: [string, string][];
+}
+const STAMP = join(ROOT, 'node_modules/.cache/bundle.json');
+
+function readStamp(): Stamp | undefined {
+  try {
+    return JSON.parse(readFileSync(STAMP, 'utf8')) as Stamp;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stamp of `read` and of dist/ as they are now (a file gone has no digest). */
+function stampNow(read: Iterable<string | [string, string]>): Stamp {
+  const digest = (file: string) =>
+    existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : '';
+  const paths = [...read].map((entry) => (typeof entry === 'string' ? entry : entry[0])).sort();
+  const wrote = existsSync(DIST) ? readdirSync(DIST).sort() : [];
+  return {
+    read: paths.map((path) => [path, digest(resolve(ROOT, path))]),
+    wrote: wrote.map((name) => [name, digest(join(DIST, name))]),
+  };
+}
+
+/** The files the modules were read from, from the root (a loader's query cut off). */
+function files(modules: Iterable<StatsModule>): string[] {
+  const found: string[] = [];
+  const visit = (module: StatsModule) => {
+    for (const inner of module.modules ?? []) visit(inner);
+    if (module.resource) found.push(relative(ROOT, module.resource.replace(/\?.*$/, '')));
+  };
+  for (const module of modules) visit(module);
+  return found;
 }
 
 /** Each package the modules come from, by name and version: its license's name and text, as ncc lays them out. */

@@ -6,7 +6,7 @@ import type { Transport } from '../../src/service/transport.ts';
 import { report, simulate, transcript } from './simulate.ts';
 
 /** Seeds 1 to BUDGET: a few seconds. */
-const BUDGET = 300;
+const BUDGET = 200;
 
 describe('the deterministic simulation', () => {
   it('replays a seed exactly: the same request log, service states and outputs, byte for byte', async () => {

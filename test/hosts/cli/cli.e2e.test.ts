@@ -130,6 +130,7 @@ describe('agent-deploy (dist/cli.js)', () => {
     expect(lines[1]).toMatch(/^usage: agent-deploy <command>/);
     expect(lines.length).toBeLessThanOrEqual(6);
     expect(run.stderr).toContain(`commands: ${Object.keys(COMMANDS).join(', ')}`);
+    expect(ctx.sim.requests).toEqual([]);
   });
 
   it('exits 1 when the deploy fails, with the failure as the last line', async () => {
@@ -152,35 +153,9 @@ describe('agent-deploy (dist/cli.js)', () => {
     expect(run.stderr).toMatch(/\nerror: Revision [0-9a-f-]{36} ended BUILD_FAILED\.[^\n]*\n$/);
   });
 
-  it.each([
-    [
-      'an invalid value',
-      { timeout: 'soon' },
-      [],
-      'error: --timeout / AGENT_DEPLOY_TIMEOUT: "soon"',
-    ],
-    [
-      'a missing required input',
-      { 'base-url': '' },
-      [],
-      'error: --base-url / AGENT_DEPLOY_BASE_URL is required',
-    ],
-    ['an unknown option', {}, ['--nmae', 'other'], 'unknown option --nmae (did you mean --name?)'],
-    ['an option without its value', {}, ['--dotenv'], '--dotenv needs a value'],
-  ])('exits 2 on %s, before any request', async (_, inputs, args, message) => {
-    ctx.sim.addDeployment({ name: 'my-agent' });
-
-    const run = await runCli({
-      args: ['deploy', ...flags(baseInputs(ctx.sim, { name: 'my-agent', ...inputs })), ...args],
-    });
-
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(message);
-    expect(ctx.sim.requests).toEqual([]);
-    expect(runnerCommands(run)).toEqual([]);
-  });
-
-  it('reports an invalid input in --json too: result failed', async () => {
+  // Each usage error and invalid input is tested in-process (args.test.ts, words.test.ts); through the bundle, one of
+  // each kind: a usage error above, an invalid input here.
+  it('exits 2 on an invalid input, before any request, and reports it in --json too: result failed', async () => {
     const run = await runCli({
       args: [
         'status',
@@ -190,8 +165,10 @@ describe('agent-deploy (dist/cli.js)', () => {
     });
 
     expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error: --wait / AGENT_DEPLOY_WAIT: "maybe"');
     expect(JSON.parse(run.stdout)).toMatchObject({ result: 'failed' });
     expect(ctx.sim.requests).toEqual([]);
+    expect(runnerCommands(run)).toEqual([]);
   });
 
   it('stops on SIGINT, reports what it has and exits 130', async () => {

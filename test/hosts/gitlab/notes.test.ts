@@ -11,7 +11,7 @@ import {
   TOKEN_USER,
   useGitLab,
 } from '../../helpers/gitlab.ts';
-import { htmlFromData } from '../../helpers/hostile-checks.ts';
+import { htmlFromData, linksFromData, liveMentions } from '../../helpers/hostile-checks.ts';
 import { useWorld } from '../../helpers/run.ts';
 import { baseInputs } from '../../helpers/setup.ts';
 
@@ -118,6 +118,9 @@ describe('the merge request note', () => {
     expect(gitLabReferences(body)).toEqual([]);
     expect(quickActions(body)).toEqual([]);
     expect(htmlFromData(body, body.slice(0, body.indexOf('\n')))).toEqual([]);
+    expect(liveMentions(body)).toEqual([]);
+    expect(linksFromData(body)).toEqual([]);
+    expect(body).not.toContain(GITLAB_TOKEN);
   });
 
   it('is written for a dry run too: the plan on the merge request', async () => {
