@@ -96,15 +96,16 @@ function readStamp(): Stamp | undefined {
   }
 }
 
-/** The stamp of `read` and of dist/ as they are now (a file gone has no digest). */
-function stampNow(read: Iterable<string | [string, string]>): Stamp {
+/** The stamp of `read` and of dist/ under `root` as they are now (a file gone has no digest). */
+export function stampNow(read: Iterable<string | [string, string]>, root = ROOT): Stamp {
   const digest = (file: string) =>
     existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : '';
   const paths = [...read].map((entry) => (typeof entry === 'string' ? entry : entry[0])).sort();
-  const wrote = existsSync(DIST) ? readdirSync(DIST).sort() : [];
+  const dist = join(root, 'dist');
+  const wrote = existsSync(dist) ? readdirSync(dist).sort() : [];
   return {
-    read: paths.map((path) => [path, digest(resolve(ROOT, path))]),
-    wrote: wrote.map((name) => [name, digest(join(DIST, name))]),
+    read: paths.map((path) => [path, digest(resolve(root, path))]),
+    wrote: wrote.map((name) => [name, digest(join(dist, name))]),
   };
 }
 
