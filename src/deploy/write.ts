@@ -6,7 +6,7 @@ import { type Call, getRevision } from '../service/calls.ts';
 import type { ServiceClient } from '../service/client.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Excerpt } from '../core/sinks.ts';
-import { CancelledError } from '../shared/time.ts';
+import { CancelledError, UnsentError } from '../shared/time.ts';
 import { DeployError, PossiblyAppliedError } from '../core/errors.ts';
 import { outcomeUnknown } from '../service/retry.ts';
 import type { Deployment, SourceRevisionConfigRequest } from '../service/schemas.ts';
@@ -119,8 +119,9 @@ export async function writeDeployment(
 
 /**
  * Runs `work`, a write and what tells its outcome, with `write` recorded in the report: a cancel meanwhile reports
- * it as possibly applied. The record goes when `work` ends any other way (its error tells what is known); `work`
- * clears it while nothing is in flight (before a write goes again) and sets it back before sending. A deployment's
+ * it as possibly applied, unless the cancel came before it went out (UnsentError). The record goes when `work` ends
+ * any other way (its error tells what is known); `work` clears it while nothing is in flight (before a write goes
+ * again) and sets it back before sending. A deployment's
  * write left possibly applied (by a cancel, or a PossiblyAppliedError) makes revision-created unknown, unless an
  * earlier write of the run made one; a write that makes no revision (`revisions: false`: a token's) leaves it false.
  */
@@ -138,6 +139,8 @@ export async function whilePending<T>(
     return done;
   } catch (error) {
     const cancelled = client.clock.signal.aborted;
+    if (error instanceof UnsentError && error.request === write.request)
+      report.pendingWrite = undefined;
     const unknown = (cancelled && report.pendingWrite) || error instanceof PossiblyAppliedError;
     if (unknown && revisions && report.revisionCreated === false)
       report.revisionCreated = undefined;

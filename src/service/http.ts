@@ -6,7 +6,7 @@ import type { Excerpt } from '../core/sinks.ts';
 import { redactDeep } from '../shared/redact.ts';
 import { type Clock, timeLimit } from '../shared/clock.ts';
 import { DeadlineError, HttpError, NetworkError, ResponseError } from './errors.ts';
-import { CancelledError, seconds } from '../shared/time.ts';
+import { CancelledError, seconds, UnsentError } from '../shared/time.ts';
 import { parseJson } from './json.ts';
 import { proxyFailure } from './proxy.ts';
 import type { Call } from './calls.ts';
@@ -131,7 +131,7 @@ export class ServiceHttp {
     let limited = false;
     for (let attempt = 1; ; attempt++) {
       let failure: HttpError | NetworkError;
-      const turn = await this.pacer.turn(clock);
+      const turn = await this.pacer.turn(clock).catch(unsent(label));
       try {
         const { status, headers, text, url } = await this.once(call, clock);
         turn.done({ status, headers });
@@ -201,7 +201,7 @@ export class ServiceHttp {
       this.log.debug(
         `${label}: ${describe(failure)}; attempt ${attempt + 1} in ${(delay / 1000).toFixed(1)} s`,
       );
-      await this.time.sleep(delay, clock.signal);
+      await this.time.sleep(delay, clock.signal).catch(unsent(label));
     }
   }
 
@@ -256,7 +256,7 @@ export class ServiceHttp {
     call: Call<unknown>,
     clock: RunClock,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; text: string; url: string }> {
-    if (clock.signal.aborted) throw new CancelledError();
+    if (clock.signal.aborted) throw new UnsentError(`${call.method} ${call.path}`);
     const left = clock.deadline + DEADLINE_SLACK_MS - this.time.now();
     if (left <= DEADLINE_SLACK_MS / 2) throw new DeadlineError(call.method, call.path, clock.limit);
     const url = new URL(withoutTrailingSlashes(this.settings.baseUrl) + call.path);
@@ -454,4 +454,11 @@ function retryAfterMs(headers: IncomingMessage['headers'], time: Clock): number 
 
 function describe(failure: HttpError | NetworkError): string {
   return failure instanceof HttpError ? `HTTP ${failure.status}` : failure.reason;
+}
+
+/** A cancel before `label` went out, said so: see UnsentError. */
+function unsent(label: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof CancelledError ? new UnsentError(label) : error;
+  };
 }

@@ -8,6 +8,18 @@ export class CancelledError extends Error {
   }
 }
 
+/**
+ * The job was cancelled before `request` went out (waiting its turn, or between attempts, which only follow one that
+ * surely was not applied): nothing of it can have taken effect.
+ */
+export class UnsentError extends CancelledError {
+  readonly request: string;
+  constructor(request: string) {
+    super();
+    this.request = request;
+  }
+}
+
 /** A span for a person: "4.2 s", "3 min 5 s". */
 export function seconds(ms: number): string {
   const s = Math.max(0, ms) / 1000;

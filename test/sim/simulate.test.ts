@@ -32,6 +32,7 @@ describe('the deterministic simulation', () => {
 
   // Seeds beyond the budget that found a bug, each replayed after its fix (with the rule it broke).
   it.each([
+    [877, 'created-flags: a cancel while the PATCH waited its turn said it may have been applied'],
     [5026, 'created-flags: a lost create found with other values left revision-created false'],
     [
       2373,
