@@ -19,7 +19,7 @@ export const INVARIANTS = {
   'no-claim':
     "no write command's revision-id names another run's revision, another change's, or one that was there before",
   'created-flags':
-    'created and revision-created are true only when that happened and false only when it surely did not (empty when unknown)',
+    'created and revision-created are true only when that happened and false only when it surely did not; empty only when a create, PATCH or redeploy of the run may have made one (a token update never does)',
   ends: 'every run ends, with a result and a summary, and not with "a bug in the action"',
   deadline:
     "no run ends later than its timeout (twice that with rollback-on-failure, whose rollback has a window of its own) plus 46 s (the 2 s cut of a read in flight at the deadline, the switch check's window of up to 30 s, one 10 s read after it, each cut 2 s after its window); nor later than 7.5 s after its cancel (the runner sends SIGTERM then)",
@@ -576,8 +576,16 @@ function servedBetween(facts: RunFacts, revision: FinalRevision, from: number): 
 
 function createdFlags(facts: RunFacts, out: Violation[]): void {
   const { run, plan, id, entries } = facts;
-  if (!WRITE_COMMANDS.has(plan.command) || plan.command === 'list') return;
   const { outputs } = run;
+  // A token's update makes no revision, applied or not.
+  if (plan.command === 'token-metadata' && outputs['revision-created'] !== 'false')
+    out.push({
+      invariant: 'created-flags',
+      run: id,
+      message: `Run ${id}: revision-created is ${outputs['revision-created'] ?? 'empty'}, but a token update makes no revision.`,
+      signature: 'revision-created of a token update',
+    });
+  if (!WRITE_COMMANDS.has(plan.command) || plan.command === 'list') return;
   const creates = entries.filter((e) => e.created);
   const made = [...facts.wrote.entries()].filter(
     ([rev, e]) => !facts.rolledBack.has(rev) && e.made?.includes(rev),
@@ -610,6 +618,16 @@ function createdFlags(facts: RunFacts, out: Violation[]): void {
       'revision-created',
       `is true, but revision-id ${outputs['revision-id'] ?? '(none)'} is ${outputs['revision-id'] ? facts.whose(outputs['revision-id']) : 'empty'}.`,
       'true without its revision',
+    );
+  // Empty means a write of the run may have made one: without a create, PATCH or redeploy sent, none did.
+  const wroteDeployment = entries.some(
+    (e) => e.method !== 'GET' && !e.path.startsWith('/v2/auth/'),
+  );
+  if (revisionCreated === undefined && !wroteDeployment)
+    flag(
+      'revision-created',
+      'is empty, but the run sent no create, PATCH or redeploy.',
+      'empty without a write',
     );
   if (revisionCreated === 'false' && made.length) {
     const [rev, e] = made[0]!;
