@@ -1,7 +1,8 @@
 // The one place where text leaves the action, one function per sink. Each takes the same steps in the same order:
 // normalise (hidden characters out, one line where the sink is one line), redact every secret, escape for the
 // sink's syntax, and only then cut, so no cut can keep part of a secret and no escape can hide one from redaction.
-// Data is cut nowhere else: code that quotes data in a message asks `excerpt` for it.
+// Data is cut nowhere else (but for the bound of src/service/kept.ts: each service string kept to 64 KiB as it
+// arrives, before any sink): code that quotes data in a message asks `excerpt` for it.
 import { type Redactor, redactDeep } from '../shared/redact.ts';
 import { collapse, cut, lines, normalise, oneLine, visible } from '../shared/text.ts';
 

@@ -63,13 +63,12 @@ export function redeployIntent(
     values: () =>
       (values ??= client.send(getRevision(before.id, revisionId)).then(
         (revision) => valuesOf(revision.source_revision_config),
-        (error: unknown) => {
-          if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
-          // Only the chosen revision's values tell the redeploy's revision from another change's.
-          throw new PossiblyAppliedError(
-            `Whether the redeploy of revision ${revisionId} made a revision of its own cannot be told: reading that revision failed (${(error as Error).message}). Check deployment '${before.name}' (${before.id}) on the service before running the job again.`,
-          );
-        },
+        // Only the chosen revision's values tell the redeploy's revision from another change's.
+        unknownIfFails(
+          client,
+          (why) =>
+            `Whether the redeploy of revision ${revisionId} made a revision of its own cannot be told: reading that revision failed (${why}). Check deployment '${before.name}' (${before.id}) on the service before running the job again.`,
+        ),
       )),
   };
 }
@@ -199,10 +198,11 @@ async function sendUntilKnown(
         const sent = `sent ${sends} ${sends === 1 ? 'time' : 'times'}`;
         // Another job's redeploy of the latest revision makes it the latest again over this write's: the latest
         // alone cannot prove nothing happened once the deployment changed since the lookup.
-        if (now.updated_at !== before.updated_at) {
-          if (report.revisionCreated === false) report.revisionCreated = undefined;
-          error.message += ` The re-read shows the latest revision unchanged (${sent}), but the deployment changed since it was read (updated_at), as another job redeploying that revision would change it: whether this write made a revision is not known. ${oneAtATime(before.name)}`;
-        } else error.message += ` The re-read shows it did not take effect (${sent}).`;
+        if (now.updated_at !== before.updated_at)
+          throw new PossiblyAppliedError(
+            `${error.message} The re-read shows the latest revision unchanged (${sent}), but the deployment changed since it was read (updated_at), as another job redeploying that revision would change it: whether this write made a revision is not known. ${oneAtATime(before.name)}`,
+          );
+        error.message += ` The re-read shows it did not take effect (${sent}).`;
         throw error;
       }
       log.info(
@@ -263,13 +263,16 @@ async function checkAnswer(
   let lastSeen: Sighting = seen;
   for (const gap of RECHECK_GAPS_MS) {
     await client.clock.time.sleep(gap, client.clock.signal);
-    const now = await client.getDeployment(id).catch((error: unknown) => {
-      if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
-      // The write was applied, or not: only the read could tell.
-      throw new PossiblyAppliedError(
-        `${label} answered without a revision of this run's, and the re-read that would find it failed (${(error as Error).message}): check deployment '${name}' (${id}) on the service before running the job again.`,
+    // The write was applied, or not: only the read could tell.
+    const now = await client
+      .getDeployment(id)
+      .catch(
+        unknownIfFails(
+          client,
+          (why) =>
+            `${label} answered without a revision of this run's, and the re-read that would find it failed (${why}): check deployment '${name}' (${id}) on the service before running the job again.`,
+        ),
       );
-    });
     if (!now) throw gone(intent.before);
     last = now;
     lastSeen = await sight(now, intent, true);
@@ -352,14 +355,21 @@ export async function readAfterWrite<T>(
       ? client
       : client.within(time.now() + windowMs, `re-read after the write (${compact(windowMs)})`)
   ).urgent();
-  try {
-    return await read(reader);
-  } catch (error) {
+  return read(reader).catch(
+    unknownIfFails(
+      client,
+      (why) =>
+        `${writeError.message} It may have taken effect, and the read that would tell failed too (${why}): check ${where} on the service before running the job again.`,
+    ),
+  );
+}
+
+/** A read that would tell what a write did, failed: a cancel stays one, anything else leaves the write unknown. */
+function unknownIfFails(client: ServiceClient, say: (why: string) => string) {
+  return (error: unknown): never => {
     if (error instanceof CancelledError || client.clock.signal.aborted) throw error;
-    throw new PossiblyAppliedError(
-      `${writeError.message} It may have taken effect, and the read that would tell failed too (${(error as Error).message}): check ${where} on the service before running the job again.`,
-    );
-  }
+    throw new PossiblyAppliedError(say((error as Error).message));
+  };
 }
 
 function gone(before: Deployment): DeployError {

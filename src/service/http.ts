@@ -64,7 +64,7 @@ export interface RunClock {
   urgent?: boolean;
 }
 
-/** A connection refused or a name that does not resolve (or a TLS handshake that failed, below): nothing went out. */
+/** A connection refused or a name that does not resolve (or a certificate the client refused, below: neverSent): nothing went out. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const MESSAGE_LIMIT = 300;
 /** Where an HTML page's title is looked for: a title further in is not worth reading the page for. */
