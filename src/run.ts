@@ -162,9 +162,9 @@ async function execute(
 }
 
 /**
- * The run's failure, from what was thrown; an input is named in the host's words. Any other message is cut as a log
- * line is: one that quotes the service's data whole (each string up to 64 KiB) stays a paragraph the summary and the
- * comment keep with their tables.
+ * The run's failure, from what was thrown; an input is named in the host's words. Every message is cut as a log line
+ * is: one that quotes the service's data whole (each string up to 64 KiB; verify-url's input error quotes custom_url)
+ * stays a paragraph the summary and the comment keep with their tables.
  */
 function recordFailure(
   report: RunReport,
@@ -183,7 +183,7 @@ function recordFailure(
     return;
   }
   if (error instanceof InputError) {
-    report.failure = { phase, message: error.say(words.input) };
+    report.failure = { phase, message: excerpt(error.say(words.input), MESSAGE_MAX) };
     return;
   }
   if (error instanceof Error && error.name !== 'Error' && error.name !== 'TypeError') {

@@ -203,6 +203,19 @@ describe('verify-url', () => {
     expect(sim.writes()).toEqual([]);
   });
 
+  it('cuts the input error that quotes a custom_url of 60,000 characters, as any failure is cut', async () => {
+    const { sim } = ctx;
+    sim.addDeployment({
+      name: 'my-agent',
+      source_config: { custom_url: `ftp://agent.example/${'u'.repeat(60_000)}` },
+    });
+
+    const run = await runInProcess(ctx, { inputs: inputs({ 'verify-url': '/health' }) });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(run.report.failure?.message.length).toBeLessThanOrEqual(4000);
+  });
+
   it('shows the URL a dry run would check', async () => {
     const { sim } = ctx;
     const { agent } = agentCtx;
