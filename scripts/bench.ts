@@ -59,7 +59,6 @@ function stats(values: number[]): Stats {
   return { runs: s.length, median, min: s[0]!, p90: at(0.9), max: s.at(-1)! };
 }
 
-/** Aligned columns: the first `textColumns` to the left, the figures after them to the right. */
 const ms = (n: number) => `${Math.round(n)} ms`;
 const sec = (n: number) => `${(n / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(3)} MB`;

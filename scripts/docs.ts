@@ -121,7 +121,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   if (check && stale.length > 0) {
     console.error(
-      `${stale.join(', ')}: the tables differ from action.yml; run npm run docs and commit.`,
+      `${stale.join(', ')}: not what npm run docs writes from action.yml; run npm run docs and commit.`,
     );
     process.exit(1);
   }

@@ -58,7 +58,8 @@ function describe(mistakes: readonly Mistake[], lead: string | undefined, name: 
 
 /**
  * A write whose outcome the run could not learn (its answer was lost, or came in a form the run cannot take, and no
- * read tells): it may have been applied. The run then reports created and revision-created as not known.
+ * read tells): it may have been applied. What it may have made is then reported as not known: a create's `created`, a
+ * deployment write's `revision-created` (a token update makes no revision).
  */
 export class PossiblyAppliedError extends DeployError {
   override name = 'PossiblyAppliedError';

@@ -1,5 +1,5 @@
 // The CIs the command line knows, tried in order: the first whose detect() holds is the run's; none, a terminal.
-// To add a CI: a folder src/hosts/<name>/ exporting a CiKind, and its line here (CONTRIBUTING, "To add a host").
+// To add a CI: a folder src/hosts/<name>/ exporting a CiKind, and its line here (CONTRIBUTING, "To add a CI").
 import type { Transport } from '../../service/transport.ts';
 import { gitLab } from '../gitlab/ci.ts';
 import type { Ci, CiKind } from './ci.ts';

@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   service.reset();
-  // Live at the first read: the statuses are not what these cases attack, and each poll is a second of wall clock.
+  // Live at the first read: the statuses are not what these cases attack, and the polls between them are wall clock.
   service.statuses = ['DEPLOYED'];
 });
 afterAll(() => service.close());
