@@ -5,6 +5,8 @@
 // `secrets` are no inputs: an input's value is written into the pipeline's configuration, so they stay masked
 // CI/CD variables (AGENT_DEPLOY_API_KEY, AGENT_DEPLOY_SECRETS), which GitLab gives precedence over a job's own.
 import { stringify } from 'yaml';
+import { variableOf } from '../src/hosts/cli/args.ts';
+import { DOTENV_FILE, SUMMARY_FILE } from '../src/hosts/gitlab/ci.ts';
 import type { ActionFile } from './action-file.ts';
 
 export const COMPONENT_FILE = 'templates/agent-deploy.yml';
@@ -26,8 +28,6 @@ const JOB_INPUTS = {
   },
 };
 
-/** The variable the command line reads an input from (src/hosts/cli/args.ts: variableOf). */
-const variableOf = (input: string) => `AGENT_DEPLOY_${input.toUpperCase().replaceAll('-', '_')}`;
 const interpolated = (input: string) => `$[[ inputs.${input} ]]`;
 
 /** The component's text for the package at `version`. */
@@ -56,8 +56,8 @@ export function componentTemplate(action: ActionFile, version: string): string {
       script: [`npx --yes agent-deploy-action@${version} ${interpolated('command')}`],
       artifacts: {
         when: 'always',
-        reports: { dotenv: 'agent-deploy.env' },
-        paths: ['agent-deploy-summary.md'],
+        reports: { dotenv: DOTENV_FILE },
+        paths: [SUMMARY_FILE],
         expose_as: 'deploy summary',
       },
     },

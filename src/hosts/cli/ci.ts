@@ -24,12 +24,8 @@ export interface CiFiles {
 
 /** A CI the command line knows: how to tell it runs there, and what it adds then. */
 export interface CiKind {
-  /** As its users call it ("GitLab CI"), for the help. */
-  name: string;
   /** Whether the command runs in it, from the environment alone (GITLAB_CI=true). */
   detect(env: NodeJS.ProcessEnv): boolean;
-  /** Its files' defaults, known before it is built (the help names them). */
-  files: CiFiles;
   /** The CI of this run: its facts read from `env` (and the checkout), its integrations over `transport`. */
   build(env: NodeJS.ProcessEnv, cwd: string, transport: Transport): Promise<Ci>;
 }

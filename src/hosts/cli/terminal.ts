@@ -5,9 +5,7 @@ import { originRepository } from './origin.ts';
 import { commandLineWords } from './words.ts';
 
 export const terminal: CiKind = {
-  name: 'a terminal',
   detect: () => true,
-  files: {},
   async build(_env, cwd): Promise<Ci> {
     const origin = await originRepository(cwd);
     return {

@@ -11,9 +11,7 @@ export const DOTENV_FILE = 'agent-deploy.env';
 export const SUMMARY_FILE = 'agent-deploy-summary.md';
 
 export const gitLab: CiKind = {
-  name: 'GitLab CI',
   detect: (env) => env.GITLAB_CI === 'true',
-  files: { dotenv: DOTENV_FILE, summary: SUMMARY_FILE },
   async build(env, cwd, transport): Promise<Ci> {
     const { host, gitlab } = readGitLabContext(env, cwd);
     const token = env.GITLAB_TOKEN?.trim() || undefined;
@@ -32,7 +30,7 @@ export const gitLab: CiKind = {
       // As the variable holds it, and trimmed: either may be what a line quotes.
       secrets: [env.GITLAB_TOKEN ?? '', token ?? ''],
       integrations: (run, input) => gitLabIntegrations(run, gitlab, token, transport, input),
-      files: gitLab.files,
+      files: { dotenv: DOTENV_FILE, summary: SUMMARY_FILE },
     };
   },
 };
