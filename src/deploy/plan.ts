@@ -3,17 +3,16 @@
 // reads those, and the commands decide what the answer means (a dry run shows it, skip-unchanged sends nothing when it
 // is empty, drift reports it).
 import type { Changes, FieldChange } from '../core/report.ts';
-import type {
-  Deployment,
-  PatchDeploymentBody,
-  Revision,
-  SourceConfigRequest,
+import {
+  COMMIT_SHA as COMMIT,
+  type Deployment,
+  type PatchDeploymentBody,
+  type Revision,
+  type SourceConfigRequest,
 } from '../service/schemas.ts';
 
 /** A commit sha in full (SHA-1 or SHA-256): as repo_ref, the one commit a build can take. */
 export const FULL_COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
-/** A commit sha, maybe abbreviated: what a service's repo_commit_sha and a CI's commit must be to be compared. */
-const COMMIT = /^[0-9a-f]{7,64}$/i;
 
 /** What a deploy would send: a PATCH's fields, or a create's (its fixed fields among them). */
 export type Sent = Omit<PatchDeploymentBody, 'source_config'> & {

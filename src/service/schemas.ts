@@ -5,7 +5,8 @@ import * as z from '../shared/zod.ts';
 
 /** The interface's uuid ids (any version, any case). */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const COMMIT_SHA = /^[0-9a-f]{7,64}$/i;
+/** A commit sha, maybe abbreviated: what a service's repo_commit_sha and a CI's commit must be to be compared. */
+export const COMMIT_SHA = /^[0-9a-f]{7,64}$/i;
 
 /** An image reference: one line without white space, control or invisible format characters (image_uri). */
 export const IMAGE_URI = /^[^\s\p{Cc}\p{Cf}]*$/u;
