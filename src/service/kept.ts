@@ -50,7 +50,7 @@ export class Kept {
     const resources = resourcesOf(cut.value);
     for (const resource of resources) {
       const key = `${window} ${call} ${idOf(resource) ?? ''}`;
-      const size = resources.length === 1 ? cut.bytes : bounded(resource).bytes;
+      const size = resources.length === 1 ? cut.bytes : bytesOf(resource);
       updates.set(key, (updates.get(key) ?? 0) + size);
     }
     let total = this.total;
@@ -84,6 +84,18 @@ export function bounded<T>(value: T): { value: T; bytes: number } {
     return v;
   };
   return { value: walk(value) as T, bytes };
+}
+
+/** The bytes of the strings and keys of `value`, as bounded counts them (of a value it already cut: no copy). */
+function bytesOf(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (Array.isArray(value)) return value.reduce((n: number, item) => n + bytesOf(item), 0);
+  if (value && typeof value === 'object')
+    return Object.entries(value).reduce(
+      (n, [key, item]) => n + Buffer.byteLength(key) + bytesOf(item),
+      0,
+    );
+  return 0;
 }
 
 /** At most STRING_MAX_BYTES of UTF-8, ending with … when cut, never in a character; a new string either way. */
