@@ -1,9 +1,10 @@
 // An input holding a YAML or JSON document (resource-spec, deployments): inline, or `@path` to a file of the
 // workspace, read with care.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import type { HostContext } from '../core/host.ts';
+import { inside } from '../shared/paths.ts';
 
 /** Where `@path` is read (the checkout), and how to say a file is missing there in the host's words. */
 export type Workspace = Pick<HostContext, 'workspace' | 'words'>;
@@ -52,16 +53,12 @@ function readWorkspaceFile(
 ): { text: string; rel: string } {
   const workspace = realpathOr(resolve(root));
   const given = resolve(workspace, raw.slice(1).trim());
-  const inside = (path: string) => {
-    const rel = relative(workspace, path);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-  };
   const outside = () =>
     new InputError(
       input,
       `${raw} is outside the workspace; give @path relative to the repository root.`,
     );
-  if (!inside(given)) throw outside();
+  if (!inside(workspace, given)) throw outside();
   const rel = relative(workspace, given);
   let real: string;
   try {
@@ -72,7 +69,7 @@ function readWorkspaceFile(
       `cannot read ${rel}: no such file in the workspace; check the path after @ (${words.checkout}).`,
     );
   }
-  if (!inside(real)) throw outside();
+  if (!inside(workspace, real)) throw outside();
   // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: the path checked is the path opened.
   let fd: number;
   try {

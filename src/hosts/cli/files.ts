@@ -11,7 +11,8 @@ import {
   realpathSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { inside } from '../../shared/paths.ts';
 
 /** A file the command line will not write, and why: the message names the file and says what to do. */
 export class RefusedFile extends Error {
@@ -69,10 +70,4 @@ export function writeOwnFile(file: string, text: string, cwd: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-/** Strictly below `root`. */
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && rel.split(sep)[0] !== '..' && !isAbsolute(rel);
 }
