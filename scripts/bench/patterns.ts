@@ -6,7 +6,7 @@ import type { Logger } from '../../src/core/logger.ts';
 import { Sinks } from '../../src/core/sinks.ts';
 import { listDeployments } from '../../src/service/calls.ts';
 import { ServiceClient } from '../../src/service/client.ts';
-import { slug } from '../../src/inputs/preview.ts';
+import { slug } from '../../src/shared/text.ts';
 import { HttpError } from '../../src/service/errors.ts';
 import { UUID } from '../../src/service/schemas.ts';
 import { httpTransport } from '../../src/service/transport.ts';

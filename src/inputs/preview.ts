@@ -2,6 +2,7 @@
 // fork's run (which has no secrets) is told why it is refused rather than that api-key is missing.
 import type { Change, HostContext, Preview } from '../core/host.ts';
 import { InputError } from '../core/errors.ts';
+import { slug } from '../shared/text.ts';
 import { shown } from './values.ts';
 
 /** What the contract allows a preview deployment's name to be. */
@@ -117,17 +118,4 @@ function previewName(given: PreviewInputs, change: Change): string {
       `must not make ${shown(name)}, the deployment in name: a preview is a deployment of its own, never the one it previews; use e.g. {name}-pr-{number}.`,
     );
   return name;
-}
-
-/**
- * A branch as part of a name: ASCII letters lower-cased, each run of other characters (a non-ASCII letter included)
- * one '-', trimmed. The runs are replaced first: lower-casing first would turn some non-ASCII letters into ASCII
- * ones (U+212A KELVIN SIGN into k). Linear in the branch, which its pull request's author chose
- * (test/patterns.test.ts).
- */
-export function slug(branch: string): string {
-  return branch
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase();
 }

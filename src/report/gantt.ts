@@ -4,6 +4,7 @@
 // service says reaches Mermaid's syntax.
 import type { TimelineEntry } from '../core/report.ts';
 import { classify, isKnownStatus } from '../service/statuses.ts';
+import { slug } from '../shared/text.ts';
 
 /** One deployment's row: its name (the inputs' or the service's: sanitised here) and its statuses in order. */
 export interface GanttRow {
@@ -47,13 +48,8 @@ function statusLabel(status: string): string {
   return isKnownStatus(status) ? status : 'other';
 }
 
-/** a-z0-9- only, runs of anything else one `-`, trimmed and cut; `deployment-N` when nothing is left. */
+/** The name's slug (a-z0-9- only), cut; `deployment-N` when nothing is left. */
 export function sectionName(name: string | undefined, i: number): string {
-  let out = '';
-  for (const char of (name ?? '').toLowerCase())
-    out += /[a-z0-9]/.test(char) ? char : out.endsWith('-') ? '' : '-';
-  let trimmed = out.slice(0, MAX_NAME);
-  while (trimmed.startsWith('-')) trimmed = trimmed.slice(1);
-  while (trimmed.endsWith('-')) trimmed = trimmed.slice(0, -1);
-  return trimmed || `deployment-${i + 1}`;
+  const cut = slug(name ?? '').slice(0, MAX_NAME);
+  return (cut.endsWith('-') ? cut.slice(0, -1) : cut) || `deployment-${i + 1}`;
 }

@@ -1,5 +1,6 @@
 // Text helpers below every other module: normalising data, cutting it, and making it safe for one-line sinks.
-// Every pattern here is a single character class (or CRLF): linear in the text, whatever the text.
+// Every pattern here is a single character class (or CRLF, or a '-' at either end): linear in the text, whatever the
+// text.
 
 const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/g;
 
@@ -67,4 +68,16 @@ export function visible(text: string): string {
 /** Lines as a reader sees them: split on every line break the runner or a terminal honours. */
 export function lines(text: string): string[] {
   return text.split(LINE_BREAK);
+}
+
+/**
+ * Text as part of a name (a branch in a preview's, a deployment's in a gantt section): ASCII letters lower-cased,
+ * each run of other characters (a non-ASCII letter included) one '-', trimmed. The runs are replaced first:
+ * lower-casing first would turn some non-ASCII letters into ASCII ones (U+212A KELVIN SIGN into k).
+ */
+export function slug(text: string): string {
+  return text
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { slug } from '../../src/inputs/preview.ts';
+import { slug } from '../../src/shared/text.ts';
 import { settingsOf } from '../helpers/core.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-deploy-preview-'));
