@@ -69,7 +69,7 @@ async function driftRun(ctx: CommandContext, settings: DriftSettings): Promise<v
   // Each as the plan's table shows it: a live resource_spec key or secret name is the service's, cut there.
   const fields = report.changes?.rows.map((row) => row.field) ?? [];
   if (wrong.length || fields.length)
-    return conclude(report, drifted(deployment.name, fields, wrong));
+    return conclude(report, drifted(excerpt(deployment.name, 200), fields, wrong));
   report.ending = `In sync: revision ${active!.id} is DEPLOYED, active and the latest, and every value these inputs set is live.`;
   conclude(report, success(IN_SYNC));
 }
