@@ -351,6 +351,18 @@ describe('a create is never sent again on a guess', () => {
       (r) => requests.indexOf(r) > post && r.query.name_contains === 'new-agent',
     );
   };
+  /** The one new-agent there is, which the run deployed and reports as created by it. */
+  const createdOnce = (run: Awaited<ReturnType<typeof runInProcess>>) => {
+    expect(run.errors).toEqual([]);
+    const made = ctx.sim.deploymentsNamed('new-agent');
+    expect(made).toHaveLength(1);
+    expect(run.outputs).toMatchObject({
+      result: 'deployed',
+      created: 'true',
+      'deployment-id': made[0]!.id,
+    });
+    return made[0]!;
+  };
 
   it.each([0, 2])(
     'a create applied and then answered 503 with Retry-After is found by the lookup (the listing %i reads behind), not sent again',
@@ -369,19 +381,14 @@ describe('a create is never sent again on a guess', () => {
 
       const run = await runInProcess(ctx, { inputs: create() });
 
-      expect(run.errors).toEqual([]);
-      const made = sim.deploymentsNamed('new-agent');
-      expect(made).toHaveLength(1);
+      const made = createdOnce(run);
       expect(run.outputs).toMatchObject({
-        result: 'deployed',
-        created: 'true',
-        'deployment-id': made[0]!.id,
-        'revision-id': made[0]!.latest_revision_id!,
+        'revision-id': made.latest_revision_id!,
         'revision-created': 'true',
       });
       expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
       expect(sim.requestsTo('PATCH')).toEqual([]);
-      expect(sim.revisions(made[0]!.id)).toHaveLength(1);
+      expect(sim.revisions(made.id)).toHaveLength(1);
       // The lookups that missed it, then the one that found it.
       expect(lookupsAfterCreate()).toHaveLength(lag + 1);
       expect(run.stdout.includes('a listing may lag behind a create')).toBe(lag > 0);
@@ -411,14 +418,7 @@ describe('a create is never sent again on a guess', () => {
 
     const run = await runInProcess(tlsBreaksFirstAnswer, { inputs: create() });
 
-    expect(run.errors).toEqual([]);
-    const made = sim.deploymentsNamed('new-agent');
-    expect(made).toHaveLength(1);
-    expect(run.outputs).toMatchObject({
-      result: 'deployed',
-      created: 'true',
-      'deployment-id': made[0]!.id,
-    });
+    createdOnce(run);
     expect(sim.requestsTo('POST', '/v2/deployments')).toHaveLength(1);
   });
 
@@ -430,14 +430,7 @@ describe('a create is never sent again on a guess', () => {
 
     const run = await runInProcess(ctx, { inputs: create() });
 
-    expect(run.errors).toEqual([]);
-    const made = sim.deploymentsNamed('new-agent');
-    expect(made).toHaveLength(1);
-    expect(run.outputs).toMatchObject({
-      result: 'deployed',
-      created: 'true',
-      'deployment-id': made[0]!.id,
-    });
+    createdOnce(run);
     expect(sim.requestsTo('POST', '/v2/deployments').map((r) => r.status)).toEqual([429, 409]);
     expect(run.stdout).not.toContain('tenant-id');
   });
