@@ -17,6 +17,15 @@ const lookups = () =>
     .filter((r) => r.query.name_contains && (r.query.offset ?? '0') === '0');
 /** Revisions the service made for `id` during the run (a seeded deployment starts with one). */
 const newRevisions = (id: string, seeded = 1) => ctx.sim.revisions(id).length - seeded;
+/** Every re-read of a deployment by id answers 503 for a minute. */
+const rereadsFail = () =>
+  ctx.sim.fault({
+    method: 'GET',
+    path: '/v2/deployments',
+    match: (r) => r.query.deployment_ids !== undefined,
+    status: 503,
+    forMs: 60_000,
+  });
 
 describe('clocks', () => {
   it("measures a Retry-After date against the answer's own Date, the server's clock an hour ahead", async () => {
@@ -134,13 +143,7 @@ describe('the wait', () => {
     const { sim } = ctx;
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.timelines.push([{ status: 'BUILDING' }]);
-    sim.fault({
-      method: 'GET',
-      path: '/v2/deployments',
-      match: (r) => r.query.deployment_ids !== undefined,
-      status: 503,
-      forMs: 60_000,
-    });
+    rereadsFail();
 
     const run = await runInProcess(ctx, {
       inputs: codehost('my-agent', { timeout: '2s' }),
@@ -250,13 +253,7 @@ describe('a write whose answer is lost is never sent twice blindly', () => {
     const { sim } = ctx;
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.fault({ method: 'PATCH', afterEffect: true, reset: true });
-    sim.fault({
-      method: 'GET',
-      path: '/v2/deployments',
-      match: (r) => r.query.deployment_ids !== undefined,
-      status: 503,
-      forMs: 60_000,
-    });
+    rereadsFail();
 
     const run = await runInProcess(ctx, {
       inputs: codehost('my-agent'),
@@ -579,13 +576,7 @@ describe('a write answered by another change', () => {
     const { sim } = ctx;
     const dep = sim.addDeployment({ name: 'my-agent' });
     sim.fault({ method: 'PATCH', stale: true });
-    sim.fault({
-      method: 'GET',
-      path: '/v2/deployments',
-      match: (r) => r.query.deployment_ids !== undefined,
-      status: 503,
-      forMs: 60_000,
-    });
+    rereadsFail();
 
     const run = await runInProcess(ctx, {
       inputs: codehost('my-agent', { 'repo-ref': 'feature' }),
